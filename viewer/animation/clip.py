@@ -1,0 +1,88 @@
+"""Channels and clips: what an animation animates, and sampling it at any time in any mode.
+
+Sampling returns arrays and changes nothing: ``pose.py`` is the only place values reach nodes.
+A clip runs from 0 to the largest key time of its samplers (glTF 2.0 §3.11); times outside that
+range simply hold the first / last keys — looping and clamping belong to ``clock.py``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from viewer.animation import modes
+from viewer.animation.table import ChannelTable
+
+PATH_WIDTH = {"translation": 3, "rotation": 4, "scale": 3}
+
+
+@dataclass(frozen=True)
+class Channel:
+    """One animated property.
+
+    Attributes:
+        node: glTF node index.
+        path: "translation", "rotation", "scale" or "weights".
+        curve: the sampler's keys.
+        sampler: index of the sampler in its glTF animation (for the UI and error messages).
+    """
+
+    node: int
+    path: str
+    curve: modes.Curve
+    sampler: int = 0
+
+    @property
+    def width(self) -> int:
+        return int(self.curve.values.shape[1])
+
+
+@dataclass
+class Clip:
+    """A glTF animation: its channels, duration, and per-mode channel tables (built on first use).
+
+    Attributes:
+        name: the animation's name (or "animation K").
+        index: glTF animation index.
+        channels: channels in file order, at most one per (node, path).
+    """
+
+    name: str
+    index: int
+    channels: Sequence[Channel]
+    _tables: dict[str, ChannelTable] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.channels = tuple(self.channels)
+        ends = [float(c.curve.times[-1]) for c in self.channels]
+        self.duration = max(ends, default=0.0)
+        times = [np.asarray(c.curve.times, np.float64) for c in self.channels]
+        self.key_times = np.unique(np.concatenate(times)) if times else np.zeros(0)
+
+    def table(self, mode: str = "authored") -> ChannelTable:
+        """The packed table for ``mode`` (cached: building it is the expensive part)."""
+        if mode not in self._tables:
+            if mode not in modes.MODES:
+                raise ValueError(f"unknown interpolation mode {mode!r}; choose from {', '.join(modes.MODES)}")
+            self._tables[mode] = ChannelTable([c.curve for c in self.channels], mode)
+        return self._tables[mode]
+
+    def sample(self, t: float | np.ndarray, mode: str = "authored") -> np.ndarray:
+        """Every channel's value at t (seconds).
+
+        Args:
+            t: one time, or an array of F times.
+            mode: interpolation mode (``modes.MODES``); "authored" uses each sampler's own.
+
+        Returns:
+            (C, W) for one time, (F, C, W) for many; channel c's value is ``[..., c, :channel.width]``.
+        """
+        table = self.table(mode)
+        if np.ndim(t) == 0:
+            return table.evaluate(float(t))
+        return table.evaluate_batch(np.asarray(t, dtype=np.float64).reshape(-1))
+
+    def channel_key_times(self, channel: int) -> np.ndarray:
+        """Key times (seconds) of one channel, for per-channel keyframe stepping."""
+        return np.asarray(self.channels[channel].curve.times, dtype=np.float64)

@@ -1,0 +1,161 @@
+"""Every interpolation mode in one table (glTF 2.0 Appendix C, plus comparison modes).
+
+Each mode turns a sampler's keys into per-interval data for ``table.ChannelTable``:
+either cubic polynomial coefficients in the interval's local parameter u ∈ [0, 1]
+(``value(u) = c0 + c1·u + c2·u² + c3·u³``) or, for LINEAR rotations, the two unit quaternions
+that slerp joins. Writing STEP, LINEAR, Hermite and Catmull-Rom all as cubics in u lets one
+vectorized evaluator serve every mode.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from viewer import math3d
+
+MODES = ("authored", "step", "linear", "cubicspline", "catmull-rom", "cubic-zero")
+AUTHORED_TO_MODE = {"STEP": "step", "LINEAR": "linear", "CUBICSPLINE": "cubicspline"}
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One sampler's keys, as the file gave them.
+
+    Attributes:
+        times: key times (n,), seconds, strictly increasing.
+        values: key values (n, W) (W = 3 for translation/scale, 4 for rotation, targets for weights).
+        in_tangents, out_tangents: (n, W) per-second tangents of a CUBICSPLINE sampler, else None.
+        rotation: values are quaternions [x, y, z, w].
+        interpolation: the sampler's authored interpolation ("STEP", "LINEAR", "CUBICSPLINE").
+    """
+
+    times: np.ndarray
+    values: np.ndarray
+    in_tangents: np.ndarray | None
+    out_tangents: np.ndarray | None
+    rotation: bool
+    interpolation: str
+
+
+@dataclass(frozen=True)
+class Intervals:
+    """Per-interval data for the n−1 intervals of a curve.
+
+    Attributes:
+        coef: (n−1, 4, W): polynomial coefficients c0..c3, or for slerp intervals q0 and q1 in rows 0, 1.
+        slerp_theta: (n−1,) angle between q0 and q1 for slerp intervals, None for polynomial ones.
+        normalize: results are quaternions to renormalize after component-wise evaluation.
+    """
+
+    coef: np.ndarray
+    slerp_theta: np.ndarray | None = None
+    normalize: bool = False
+
+
+def hermite_coefficients(p0, p1, m0, m1) -> np.ndarray:
+    """Cubic Hermite in u with end tangents m0, m1 already scaled to the interval (× Δt): (k, 4, W)."""
+    return np.stack([p0, m0, 3.0 * (p1 - p0) - 2.0 * m0 - m1, 2.0 * (p0 - p1) + m0 + m1], axis=1)
+
+
+def same_hemisphere(q: np.ndarray) -> np.ndarray:
+    """Flip signs so consecutive quaternions have a non-negative dot product (q ≡ −q)."""
+    if len(q) < 2:
+        return q
+    flips = np.where(np.sum(q[1:] * q[:-1], axis=1) < 0.0, -1.0, 1.0)
+    return q * np.concatenate([[1.0], np.cumprod(flips)])[:, None]
+
+
+def _values(curve: Curve, align: bool) -> np.ndarray:
+    v = np.asarray(curve.values, dtype=np.float64)
+    if curve.rotation:
+        v = math3d.quat_normalize(v)
+        if align:
+            v = same_hemisphere(v)
+    return v
+
+
+def _hermite(curve: Curve, values: np.ndarray, tangents: np.ndarray) -> Intervals:
+    """Hermite intervals from per-second tangents (n, W) at every key (in = out)."""
+    return _hermite_in_out(curve, values, tangents, tangents)
+
+
+def _hermite_in_out(curve: Curve, values, in_tan, out_tan) -> Intervals:
+    dt = np.diff(curve.times)[:, None]
+    coef = hermite_coefficients(values[:-1], values[1:], out_tan[:-1] * dt, in_tan[1:] * dt)
+    return Intervals(coef=coef, normalize=curve.rotation)
+
+
+def step(curve: Curve) -> Intervals:
+    """STEP: each interval holds its first key's value (so at a key's own time, that key)."""
+    v = _values(curve, align=False)[:-1]
+    zeros = np.zeros_like(v)
+    return Intervals(coef=np.stack([v, zeros, zeros, zeros], axis=1))
+
+
+def linear(curve: Curve) -> Intervals:
+    """LINEAR: lerp; rotations slerp along the shortest arc (Appendix C)."""
+    v = _values(curve, align=False)
+    p0, p1 = v[:-1], v[1:]
+    if curve.rotation:
+        p1 = np.where(np.sum(p0 * p1, axis=1, keepdims=True) < 0.0, -p1, p1)
+        theta = np.maximum(math3d.quat_half_angle(p0, p1), math3d.MIN_SLERP_ANGLE)
+        zeros = np.zeros_like(p0)
+        return Intervals(coef=np.stack([p0, p1, zeros, zeros], axis=1), slerp_theta=theta)
+    zeros = np.zeros_like(p0)
+    return Intervals(coef=np.stack([p0, p1 - p0, zeros, zeros], axis=1))
+
+
+def cubicspline(curve: Curve) -> Intervals:
+    """CUBICSPLINE: Hermite with the authored tangents × Δt; first in- and last out-tangent unused.
+
+    A sampler with no authored tangents gets zero tangents (then it equals ``cubic-zero``).
+    Authored rotation keys are not re-signed: their tangents were written for their signs.
+    """
+    if curve.in_tangents is None:
+        return cubic_zero(curve)
+    v = np.asarray(curve.values, dtype=np.float64)
+    return _hermite_in_out(curve, v, np.asarray(curve.in_tangents, np.float64),
+                           np.asarray(curve.out_tangents, np.float64))
+
+
+def catmull_rom(curve: Curve) -> Intervals:
+    """Catmull-Rom for irregular key times (the seed article, corrected).
+
+    Tangent at key i: ½(p_i − p_{i−1})/(t_i − t_{i−1}) + ½(p_{i+1} − p_i)/(t_{i+1} − t_i); the end keys take
+    the slope of their single interval. Reproduces any linear function exactly.
+    """
+    v = _values(curve, align=True)
+    slopes = np.diff(v, axis=0) / np.diff(curve.times)[:, None]
+    tangents = np.empty_like(v)
+    tangents[0], tangents[-1] = slopes[0], slopes[-1]
+    tangents[1:-1] = 0.5 * (slopes[:-1] + slopes[1:])
+    return _hermite(curve, v, tangents)
+
+
+def cubic_zero(curve: Curve) -> Intervals:
+    """Hermite with zero tangents: C¹, flat at every key (the article's plain "cubic")."""
+    v = _values(curve, align=True)
+    return _hermite(curve, v, np.zeros_like(v))
+
+
+def resolve(mode: str, curve: Curve) -> str:
+    """The concrete mode used for a curve ("authored" → the sampler's own interpolation)."""
+    if mode not in MODE_TABLE and mode != "authored":
+        raise ValueError(f"unknown interpolation mode {mode!r}; choose from {', '.join(MODES)}")
+    return AUTHORED_TO_MODE[curve.interpolation] if mode == "authored" else mode
+
+
+MODE_TABLE: dict[str, Callable[[Curve], Intervals]] = {
+    "step": step,
+    "linear": linear,
+    "cubicspline": cubicspline,
+    "catmull-rom": catmull_rom,
+    "cubic-zero": cubic_zero,
+}
+
+
+def intervals(mode: str, curve: Curve) -> Intervals:
+    """Per-interval data of ``curve`` (n ≥ 2 keys) in ``mode``."""
+    return MODE_TABLE[resolve(mode, curve)](curve)

@@ -1,0 +1,132 @@
+"""The ``animview`` command: argument parsing and dispatch, and the one place errors become exit codes.
+
+Bad input (a file that is not valid glTF, a bad argument) prints exactly one line on stderr and
+exits with status 2 — never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+from typing import Sequence
+
+from viewer.animation.modes import MODES
+from viewer.errors import GltfError, GltfWarning
+
+EXIT_BAD_INPUT = 2
+SUBCOMMANDS = ("inspect", "sample", "bench")
+
+
+class UsageError(Exception):
+    """A bad command-line argument."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad argument is one line and exit 2, not a usage dump."""
+
+    def error(self, message: str) -> None:  # noqa: D102 — argparse hook
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _times(text: str) -> list[float]:
+    try:
+        return [float(x) for x in text.split(",") if x.strip()]
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"--times wants comma-separated seconds, got {text!r}") from exc
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"wants a positive whole number, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="animview", description="glTF 2.0 animation viewer")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    p = sub.add_parser("inspect", help="what is in the file")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("sample", help="animation values at chosen times")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--animation", type=int)
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--times", type=_times)
+    g.add_argument("--steps", type=_positive)
+    p.add_argument("--mode", choices=MODES, default="authored")
+    p = sub.add_parser("bench", help="measured speed of sampling and updating")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--frames", type=_positive, default=1000)
+    return parser
+
+
+def _cmd_inspect(args) -> int:
+    from viewer import cli_inspect
+    from viewer.scene import load
+
+    info = cli_inspect.describe(load(args.file))
+    print(json.dumps(info, indent=1) if args.json else cli_inspect.table(info))
+    return 0
+
+
+def _cmd_sample(args) -> int:
+    from viewer.sampling import sample_animations
+    from viewer.scene import load
+
+    scene = load(args.file)
+    if args.animation is not None and not 0 <= args.animation < len(scene.clips):
+        raise UsageError(f"animview sample: --animation {args.animation} is not in {args.file} "
+                         f"(it has {len(scene.clips)} animations)")
+    doc = sample_animations(scene, args.animation, args.times, args.steps, args.mode)
+    if args.json:
+        print(json.dumps(doc, separators=(",", ":")))
+    else:
+        for anim in doc["animations"]:
+            print(f"animation {anim['index']} {anim['name']!r} ({anim['duration']:.4f} s)")
+            for s in anim["samples"]:
+                for node, paths in s["nodes"].items():
+                    for path, v in paths.items():
+                        print(f"  t={s['t']:.4f}  node {node:>3} {path:<11} " + " ".join(f"{x: .5f}" for x in v))
+    return 0
+
+
+def _cmd_bench(args) -> int:
+    from viewer.bench import run_bench
+    from viewer.scene import load
+
+    result = run_bench(load(args.file), args.frames)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for k, v in result.items():
+            print(f"{k:<34} {v:,.3f}" if isinstance(v, float) else f"{k:<34} {v}")
+    return 0
+
+
+COMMANDS = {"inspect": _cmd_inspect, "sample": _cmd_sample, "bench": _cmd_bench}
+
+
+def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"animview: warning: {message}", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit status (0 ok, 2 bad input)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    warnings.showwarning = _one_line_warning
+    warnings.simplefilter("always", GltfWarning)
+    try:
+        args = build_parser().parse_args(argv)
+        return COMMANDS[args.command](args)
+    except (GltfError, UsageError) as exc:
+        print(str(exc).replace("\n", " "), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,47 @@
+"""``animview inspect``: what is in a file, as a readable table or JSON."""
+from __future__ import annotations
+
+from viewer.scene import Scene
+
+
+def describe(scene: Scene) -> dict:
+    """Counts, skins, morph targets and every animation channel (node, path, interpolation, keys, times)."""
+    nodes = scene.nodes
+    return {
+        "file": str(scene.path),
+        "scenes": len(scene.document.gltf.scenes or []),
+        "nodes": len(nodes),
+        "meshes": [{"index": i, "name": m.name, "primitives": len(m.primitives), "morph_targets": m.target_count}
+                   for i, m in enumerate(scene.meshes)],
+        "skins": [{"index": i, "name": s.name, "joints": int(len(s.joints))} for i, s in enumerate(scene.skins)],
+        "cameras": [{"index": i, "name": c.name, "type": c.type} for i, c in enumerate(scene.cameras)],
+        "animations": [{
+            "index": clip.index, "name": clip.name, "duration": clip.duration, "keys": int(len(clip.key_times)),
+            "channels": [{
+                "node": ch.node, "node_name": nodes.names[ch.node], "path": ch.path,
+                "interpolation": ch.curve.interpolation, "keys": int(len(ch.curve.times)),
+                "start": float(ch.curve.times[0]), "end": float(ch.curve.times[-1]),
+            } for ch in clip.channels],
+        } for clip in scene.clips],
+    }
+
+
+def table(info: dict) -> str:
+    """The same facts as ``describe``, laid out for a terminal."""
+    lines = [info["file"],
+             f"  scenes {info['scenes']}  nodes {info['nodes']}  meshes {len(info['meshes'])}  "
+             f"skins {len(info['skins'])}  cameras {len(info['cameras'])}  animations {len(info['animations'])}"]
+    for m in info["meshes"]:
+        if m["morph_targets"]:
+            lines.append(f"  mesh {m['index']} {m['name']!r}: {m['morph_targets']} morph targets")
+    for s in info["skins"]:
+        lines.append(f"  skin {s['index']} {s['name']!r}: {s['joints']} joints")
+    for a in info["animations"]:
+        lines.append(f"  animation {a['index']} {a['name']!r}: {a['duration']:.4f} s, "
+                     f"{len(a['channels'])} channels, {a['keys']} distinct key times")
+        lines.append(f"    {'node':<28} {'path':<12} {'interp':<12} {'keys':>5}  time range (s)")
+        for c in a["channels"]:
+            node = f"{c['node']} {c['node_name']}"[:28]
+            lines.append(f"    {node:<28} {c['path']:<12} {c['interpolation']:<12} {c['keys']:>5}  "
+                         f"{c['start']:.4f} – {c['end']:.4f}")
+    return "\n".join(lines)

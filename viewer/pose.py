@@ -1,0 +1,177 @@
+"""The animated state of a scene: the one place sampled values reach nodes.
+
+Convention, said once: matrices here are math convention (``M[row][col]``, column vectors,
+translation in the last column), float64. ``math3d.to_gl`` converts them at the GL boundary.
+
+world(node) = world(parent) × local(node), local = T·R·S (or the node's ``matrix`` when it has one
+and the clip does not animate it). joint matrix = world(joint) × inverseBindMatrix(joint); the
+skinned mesh's own node transform is ignored, as glTF 2.0 §3.7.3 requires.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from viewer import math3d
+from viewer.animation.clip import Clip
+from viewer.scene import Primitive, Scene
+
+
+@dataclass(frozen=True)
+class Binding:
+    """Where a clip's channel rows go: per path, the channel rows and their target nodes."""
+
+    rows: dict[str, np.ndarray]
+    nodes: dict[str, np.ndarray]
+    weight_channels: tuple[tuple[int, int, int], ...]  # (row, node, width)
+    animated: np.ndarray  # (N,) bool: node has an animated T, R or S
+
+
+class Pose:
+    """Mutable node state for one scene: rest values, then whatever clip and time were applied."""
+
+    def __init__(self, scene: Scene) -> None:
+        self.scene = scene
+        nodes = scene.nodes
+        self._levels = [np.flatnonzero(nodes.depth == d) for d in range(int(nodes.depth.max(initial=-1)) + 1)]
+        self._bindings: dict[int, Binding] = {}
+        self.translation = nodes.translation.copy()
+        self.rotation = nodes.rotation.copy()
+        self.scale = nodes.scale.copy()
+        self.weights = [None if w is None else w.copy() for w in nodes.weights]
+        self.local = nodes.matrix.copy()
+        self.world = np.zeros_like(self.local)
+        self._matrix_nodes = np.flatnonzero(nodes.has_matrix)
+        self.update_world()
+
+    def reset(self) -> None:
+        """Back to the rest pose (every node's own TRS / matrix / weights)."""
+        nodes = self.scene.nodes
+        self.translation[:] = nodes.translation
+        self.rotation[:] = nodes.rotation
+        self.scale[:] = nodes.scale
+        for i, w in enumerate(nodes.weights):
+            if w is not None:
+                self.weights[i][:] = w
+        self._matrix_nodes = np.flatnonzero(nodes.has_matrix)
+
+    def binding(self, clip: Clip) -> Binding:
+        """Index arrays that route ``clip.sample`` rows to nodes (built once per clip)."""
+        if clip.index not in self._bindings:
+            rows: dict[str, list[int]] = {"translation": [], "rotation": [], "scale": []}
+            nodes: dict[str, list[int]] = {"translation": [], "rotation": [], "scale": []}
+            weights = []
+            for row, ch in enumerate(clip.channels):
+                if ch.path == "weights":
+                    weights.append((row, ch.node, ch.width))
+                else:
+                    rows[ch.path].append(row)
+                    nodes[ch.path].append(ch.node)
+            animated = np.zeros(len(self.scene.nodes), dtype=bool)
+            for p in nodes:
+                animated[nodes[p]] = True
+            self._bindings[clip.index] = Binding(
+                {p: np.array(v, dtype=np.int64) for p, v in rows.items()},
+                {p: np.array(v, dtype=np.int64) for p, v in nodes.items()}, tuple(weights), animated)
+        return self._bindings[clip.index]
+
+    def apply(self, clip: Clip, values: np.ndarray) -> None:
+        """Write one time's sampled values (C, W) of ``clip`` onto the rest pose."""
+        self.reset()
+        b = self.binding(clip)
+        self.translation[b.nodes["translation"]] = values[b.rows["translation"], :3]
+        self.rotation[b.nodes["rotation"]] = values[b.rows["rotation"], :4]
+        self.scale[b.nodes["scale"]] = values[b.rows["scale"], :3]
+        for row, node, width in b.weight_channels:
+            if self.weights[node] is not None:
+                self.weights[node][:] = values[row, :width]
+        self._matrix_nodes = np.flatnonzero(self.scene.nodes.has_matrix & ~b.animated)
+        self.update_world()
+
+    def set_time(self, clip: Clip | None, t: float, mode: str = "authored") -> None:
+        """Pose the scene at clip time t (seconds); no clip means the rest pose."""
+        if clip is None:
+            self.reset()
+            self.update_world()
+        else:
+            self.apply(clip, clip.sample(float(t), mode))
+
+    def update_world(self) -> None:
+        """Recompute local and world matrices from the current TRS, parents before children."""
+        self.local = math3d.compose_trs(self.translation, self.rotation, self.scale)
+        if len(self._matrix_nodes):
+            self.local[self._matrix_nodes] = self.scene.nodes.matrix[self._matrix_nodes]
+        parent = self.scene.nodes.parent
+        for level, idx in enumerate(self._levels):
+            if level == 0:
+                self.world[idx] = self.local[idx]
+            else:
+                self.world[idx] = self.world[parent[idx]] @ self.local[idx]
+
+    def joint_matrices(self, skin: int) -> np.ndarray:
+        """(J, 4, 4) world(joint) × inverseBindMatrix for one skin."""
+        s = self.scene.skins[skin]
+        return self.world[s.joints] @ s.inverse_bind
+
+    def node_weights(self, node: int) -> np.ndarray:
+        """Morph weights of a mesh node now (node weights over mesh weights over zeros)."""
+        w = self.weights[node]
+        if w is not None:
+            return w
+        mesh = self.scene.nodes.mesh[node]
+        return np.zeros(self.scene.meshes[mesh].target_count if mesh >= 0 else 0)
+
+    def primitive_positions(self, node: int, primitive: Primitive) -> np.ndarray:
+        """World-space vertex positions (n, 3) of a mesh node's primitive, morphed and skinned on the CPU.
+
+        The GPU does the same in its vertex shader; this is the reference the picture tests check it by.
+        """
+        pos = np.asarray(primitive.attributes["POSITION"], dtype=np.float64)
+        w = self.node_weights(node)
+        for k, target in enumerate(primitive.targets):
+            if "POSITION" in target and k < len(w) and w[k] != 0.0:
+                pos = pos + w[k] * np.asarray(target["POSITION"], dtype=np.float64)
+        skin = self.scene.nodes.skin[node]
+        if skin < 0 or "JOINTS_0" not in primitive.attributes:
+            return math3d.transform_points(self.world[node], pos)
+        return math3d.transform_points(skin_matrices(self.joint_matrices(skin), primitive), pos)
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """World-space axis-aligned bounds (min (3,), max (3,)) of every mesh in the scene now."""
+        lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
+        for node in np.flatnonzero(self.scene.nodes.mesh >= 0):
+            for prim in self.scene.meshes[self.scene.nodes.mesh[node]].primitives:
+                if "POSITION" in prim.attributes:
+                    p = self.primitive_positions(node, prim)
+                    lo, hi = np.minimum(lo, p.min(axis=0)), np.maximum(hi, p.max(axis=0))
+        if not np.isfinite(lo).all():
+            return np.zeros(3), np.zeros(3)
+        return lo, hi
+
+
+def skin_matrices(joint_mats: np.ndarray, primitive: Primitive) -> np.ndarray:
+    """Per-vertex blended skin matrices (n, 4, 4) from JOINTS_0/WEIGHTS_0 (and _1 when present)."""
+    attrs = primitive.attributes
+    total = None
+    for set_ in (0, 1):
+        j, w = attrs.get(f"JOINTS_{set_}"), attrs.get(f"WEIGHTS_{set_}")
+        if j is None or w is None:
+            continue
+        part = np.einsum("nk,nkij->nij", np.asarray(w, np.float64), joint_mats[np.asarray(j, np.int64)])
+        total = part if total is None else total + part
+    return total
+
+
+def clip_bounds(scene: Scene, clip: Clip | None, samples: int = 32, mode: str = "authored") -> tuple[np.ndarray, np.ndarray]:
+    """Bounds over a whole clip (every key time plus ``samples`` even times), so a walk stays in view."""
+    pose = Pose(scene)
+    if clip is None:
+        return pose.bounds()
+    times = np.union1d(clip.key_times, np.linspace(0.0, clip.duration, samples))
+    lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
+    for t in times:
+        pose.set_time(clip, t, mode)
+        a, b = pose.bounds()
+        lo, hi = np.minimum(lo, a), np.maximum(hi, b)
+    return lo, hi

@@ -1,0 +1,234 @@
+"""The immutable scene model: what a validated glTF document holds, as numpy arrays.
+
+Nodes keep glTF indices (so errors, the CLI and the UI all speak the file's numbers); ``order``
+lists them parents-first so world matrices can be composed level by level. Rest TRS and animated
+values are kept apart: the scene holds the rest values, ``pose.py`` the animated ones.
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from viewer import math3d
+from viewer.animation.clip import Channel, Clip
+from viewer.animation.modes import Curve
+from viewer.errors import GltfWarning, pointer
+from viewer.gltf import Document, load_document
+
+
+@dataclass(frozen=True)
+class Primitive:
+    """One drawable piece of a mesh; arrays straight from its accessors.
+
+    Attributes:
+        attributes: semantic ("POSITION", "NORMAL", "TEXCOORD_0", "JOINTS_0", …) → (n, k) array.
+        indices: (m,) vertex indices or None.
+        mode: glTF primitive mode (4 = TRIANGLES).
+        material: material index or None.
+        targets: morph targets, each semantic → (n, 3) deltas.
+    """
+
+    attributes: dict[str, np.ndarray]
+    indices: np.ndarray | None
+    mode: int
+    material: int | None
+    targets: tuple[dict[str, np.ndarray], ...]
+
+
+@dataclass(frozen=True)
+class Mesh:
+    name: str
+    primitives: tuple[Primitive, ...]
+    weights: np.ndarray  # default morph weights (targets,), zeros when the mesh gives none
+
+    @property
+    def target_count(self) -> int:
+        return len(self.primitives[0].targets) if self.primitives else 0
+
+
+@dataclass(frozen=True)
+class Skin:
+    name: str
+    joints: np.ndarray  # (J,) node indices
+    inverse_bind: np.ndarray  # (J, 4, 4), math convention; identity when the file gives none
+    skeleton: int | None
+
+
+@dataclass(frozen=True)
+class Camera:
+    name: str
+    type: str  # "perspective" or "orthographic"
+    yfov: float = 0.8  # radians
+    aspect: float | None = None
+    znear: float = 0.01
+    zfar: float | None = None
+    xmag: float = 1.0
+    ymag: float = 1.0
+
+
+@dataclass(frozen=True)
+class Nodes:
+    """Per-node arrays indexed by glTF node index (N nodes)."""
+
+    names: tuple[str, ...]
+    parent: np.ndarray  # (N,) parent index, -1 for roots
+    order: np.ndarray  # (N,) parents before children
+    depth: np.ndarray  # (N,) 0 for roots
+    translation: np.ndarray  # (N, 3) rest
+    rotation: np.ndarray  # (N, 4) rest [x, y, z, w]
+    scale: np.ndarray  # (N, 3) rest
+    matrix: np.ndarray  # (N, 4, 4) rest local matrix (from `matrix` or T·R·S)
+    has_matrix: np.ndarray  # (N,) bool: the node gave `matrix` rather than TRS
+    mesh: np.ndarray  # (N,) mesh index or -1
+    skin: np.ndarray  # (N,) skin index or -1
+    camera: np.ndarray  # (N,) camera index or -1
+    weights: tuple[np.ndarray | None, ...]  # rest morph weights per node (node.weights over mesh.weights)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A loaded file. ``document`` stays available for what only the renderer needs (materials, images)."""
+
+    path: Path
+    document: Document
+    nodes: Nodes
+    roots: np.ndarray  # (R,) root nodes of the displayed scene
+    meshes: tuple[Mesh, ...]
+    skins: tuple[Skin, ...]
+    cameras: tuple[Camera, ...]
+    clips: tuple[Clip, ...] = field(default_factory=tuple)
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+
+def load(path: str | Path) -> Scene:
+    """Load and validate a .gltf/.glb. Raises ``GltfError`` naming the file and the JSON pointer."""
+    return build_scene(load_document(path))
+
+
+def build_scene(doc: Document) -> Scene:
+    """Scene model from a validated document. Reads the raw JSON: pygltflib's ``Node`` drops ``weights``."""
+    g = doc.raw
+    meshes = tuple(_mesh(doc, i, m) for i, m in enumerate(g.get("meshes", [])))
+    nodes = _nodes(g.get("nodes", []), meshes)
+    scenes = g.get("scenes", [])
+    if scenes:
+        roots = np.array(scenes[g.get("scene", 0)].get("nodes", []), dtype=np.int64)
+    else:
+        roots = np.flatnonzero(nodes.parent < 0)
+    skins = tuple(_skin(doc, s, i) for i, s in enumerate(g.get("skins", [])))
+    cameras = tuple(_camera(c, i) for i, c in enumerate(g.get("cameras", [])))
+    clips = tuple(_clip(doc, a, i) for i, a in enumerate(g.get("animations", [])))
+    return Scene(path=doc.path, document=doc, nodes=nodes, roots=roots, meshes=meshes, skins=skins,
+                 cameras=cameras, clips=clips)
+
+
+def _mesh(doc: Document, index: int, mesh: dict) -> Mesh:
+    prims = []
+    for p in mesh["primitives"]:
+        attrs = {k: doc.accessor(v) for k, v in p["attributes"].items()}
+        targets = tuple({k: doc.accessor(v) for k, v in t.items()} for t in p.get("targets", []))
+        indices = doc.accessor(p["indices"]) if "indices" in p else None
+        prims.append(Primitive(attrs, indices, int(p.get("mode", 4)), p.get("material"), targets))
+    count = len(prims[0].targets) if prims else 0
+    weights = np.asarray(mesh.get("weights") or np.zeros(count), dtype=np.float64)
+    return Mesh(mesh.get("name") or f"mesh {index}", tuple(prims), weights)
+
+
+def _nodes(src: list[dict], meshes: tuple[Mesh, ...]) -> Nodes:
+    n = len(src)
+    parent = np.full(n, -1, dtype=np.int64)
+    for i, node in enumerate(src):
+        for c in node.get("children", []):
+            parent[c] = i
+    depth = np.zeros(n, dtype=np.int64)
+    for i in range(n):  # validated acyclic: walking up terminates
+        j, d = parent[i], 0
+        while j >= 0:
+            j, d = parent[j], d + 1
+        depth[i] = d
+    t = np.array([node.get("translation", [0.0, 0.0, 0.0]) for node in src], dtype=np.float64).reshape(n, 3)
+    r = np.array([node.get("rotation", [0.0, 0.0, 0.0, 1.0]) for node in src], dtype=np.float64).reshape(n, 4)
+    s = np.array([node.get("scale", [1.0, 1.0, 1.0]) for node in src], dtype=np.float64).reshape(n, 3)
+    has_matrix = np.array(["matrix" in node for node in src], dtype=bool)
+    matrix = math3d.compose_trs(t, r, s)
+    for i in np.flatnonzero(has_matrix):
+        m = np.asarray(src[i]["matrix"], dtype=np.float64).reshape(4, 4).T  # glTF stores column-major
+        matrix[i] = m
+        t[i], r[i], s[i] = math3d.decompose_trs(m)
+    mesh_idx = np.array([node.get("mesh", -1) for node in src], dtype=np.int64)
+    weights = []
+    for node, m in zip(src, mesh_idx):
+        if "weights" in node:
+            weights.append(np.asarray(node["weights"], dtype=np.float64))
+        else:
+            weights.append(meshes[m].weights.copy() if m >= 0 and meshes[m].target_count else None)
+    return Nodes(
+        names=tuple(node.get("name") or f"node {i}" for i, node in enumerate(src)),
+        parent=parent, order=np.argsort(depth, kind="stable"), depth=depth, translation=t, rotation=r,
+        scale=s, matrix=matrix, has_matrix=has_matrix, mesh=mesh_idx,
+        skin=np.array([node.get("skin", -1) for node in src], dtype=np.int64),
+        camera=np.array([node.get("camera", -1) for node in src], dtype=np.int64),
+        weights=tuple(weights),
+    )
+
+
+def _skin(doc: Document, skin: dict, index: int) -> Skin:
+    joints = np.asarray(skin["joints"], dtype=np.int64)
+    if "inverseBindMatrices" in skin:
+        ibm = np.asarray(doc.accessor(skin["inverseBindMatrices"]), dtype=np.float64)[: len(joints)]
+    else:
+        ibm = np.broadcast_to(np.eye(4), (len(joints), 4, 4)).copy()
+    return Skin(skin.get("name") or f"skin {index}", joints, ibm, skin.get("skeleton"))
+
+
+def _camera(cam: dict, index: int) -> Camera:
+    name = cam.get("name") or f"camera {index}"
+    if cam.get("type") == "orthographic":
+        o = cam["orthographic"]
+        return Camera(name, "orthographic", znear=o["znear"], zfar=o["zfar"], xmag=o["xmag"], ymag=o["ymag"])
+    p = cam["perspective"]
+    return Camera(name, "perspective", yfov=p["yfov"], aspect=p.get("aspectRatio"), znear=p["znear"],
+                  zfar=p.get("zfar"))
+
+
+def _clip(doc: Document, anim: dict, index: int) -> Clip:
+    """Channels of one animation; a later channel on the same node and path replaces an earlier one."""
+    chosen: dict[tuple[int, str], Channel] = {}
+    for ci, ch in enumerate(anim["channels"]):
+        node, path = ch["target"].get("node"), ch["target"]["path"]
+        if node is None or path not in ("translation", "rotation", "scale", "weights"):
+            continue  # validation already warned: nothing this viewer can animate
+        key = (node, path)
+        if key in chosen:
+            warnings.warn(GltfWarning(
+                f"{doc.path}:{pointer('animations', index, 'channels', ci)}: a second channel animates node "
+                f"{node} {path}; the later one wins"), stacklevel=2)
+            del chosen[key]  # the winner takes the later channel's place in file order
+        chosen[key] = Channel(node, path, _curve(doc, anim["samplers"][ch["sampler"]], path), ch["sampler"])
+    return Clip(anim.get("name") or f"animation {index}", index, list(chosen.values()))
+
+
+def _curve(doc: Document, sampler: dict, path: str) -> Curve:
+    times = np.asarray(doc.accessor(sampler["input"]), dtype=np.float64)
+    out = np.asarray(doc.accessor(sampler["output"]), dtype=np.float64)
+    n = times.shape[0]
+    interp = sampler.get("interpolation", "LINEAR")
+    cubic = interp == "CUBICSPLINE"
+    values = out.reshape(n, 3 if cubic else 1, -1)
+    return Curve(
+        times=times,
+        values=np.ascontiguousarray(values[:, 1 if cubic else 0]),
+        in_tangents=np.ascontiguousarray(values[:, 0]) if cubic else None,
+        out_tangents=np.ascontiguousarray(values[:, 2]) if cubic else None,
+        rotation=path == "rotation",
+        interpolation=interp,
+    )
