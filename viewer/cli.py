@@ -130,3 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return 0
+
+
+def main_entry() -> None:
+    """Console-script entry point (``animview``)."""
+    sys.exit(main())

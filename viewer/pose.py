@@ -80,9 +80,9 @@ class Pose:
         """Write one time's sampled values (C, W) of ``clip`` onto the rest pose."""
         self.reset()
         b = self.binding(clip)
-        self.translation[b.nodes["translation"]] = values[b.rows["translation"], :3]
-        self.rotation[b.nodes["rotation"]] = values[b.rows["rotation"], :4]
-        self.scale[b.nodes["scale"]] = values[b.rows["scale"], :3]
+        for path, target in (("translation", self.translation), ("rotation", self.rotation), ("scale", self.scale)):
+            if len(b.rows[path]):
+                target[b.nodes[path]] = values[b.rows[path], : target.shape[1]]
         for row, node, width in b.weight_channels:
             if self.weights[node] is not None:
                 self.weights[node][:] = values[row, :width]
