@@ -58,30 +58,45 @@ def locate(times: np.ndarray, t: float | np.ndarray) -> KeyLocation:
 class BandedSearch:
     """Region index of many channels at once, one ``searchsorted`` per call.
 
+    Adding a channel's band offset can round a query that lies within ~1e-16 × offset of a key onto
+    the key itself, so every answer is checked against its region's [lo, hi) and the rare miss is
+    searched again in that channel alone: the result is exact.
+
     Args:
         channel_times: key times (seconds, strictly increasing, ≥ 0) of each channel.
     """
 
     def __init__(self, channel_times: Sequence[np.ndarray]) -> None:
-        last = max((float(ts[-1]) for ts in channel_times), default=0.0)
+        self.times = [np.asarray(ts, np.float64) for ts in channel_times]
+        last = max((float(ts[-1]) for ts in self.times), default=0.0)
         # Queries are clamped to [-margin, last + margin]; every region beyond holds, so no answer changes.
         self.margin = 1.0
-        # A power of two keeps key + band exact for float32-born times of this magnitude.
         self.band = float(2.0 ** np.ceil(np.log2(last + 4.0 * self.margin)))
         self.hi = last + self.margin
-        offsets = np.arange(len(channel_times), dtype=np.float64) * self.band
+        self.offsets = np.arange(len(self.times), dtype=np.float64) * self.band
         sentinel = last + 2.0 * self.margin
-        parts = [np.append(np.asarray(ts, np.float64), sentinel) + off
-                 for ts, off in zip(channel_times, offsets)]
-        self.keys = np.concatenate(parts) if parts else np.zeros(0)
-        self.offsets = offsets
+        self.keys = np.concatenate([np.append(ts, sentinel) + off for ts, off in zip(self.times, self.offsets)]
+                                   ) if self.times else np.zeros(0)
+        self.bases = np.cumsum([0] + [len(ts) + 1 for ts in self.times])[:-1].astype(np.int64)
+        inf = np.array([np.inf])
+        self.region_lo = np.concatenate([np.concatenate([-inf, ts]) for ts in self.times]) if self.times else inf
+        self.region_hi = np.concatenate([np.concatenate([ts, inf]) for ts in self.times]) if self.times else inf
 
     def regions(self, t: float) -> np.ndarray:
         """Global region index (C,) of every channel at one time t (seconds)."""
-        t = min(max(t, -self.margin), self.hi)
-        return np.searchsorted(self.keys, self.offsets + t, side="right")
+        r = np.searchsorted(self.keys, self.offsets + min(max(t, -self.margin), self.hi), side="right")
+        bad = (t < self.region_lo[r]) | (t >= self.region_hi[r])
+        if bad.any():
+            for c in np.flatnonzero(bad):
+                r[c] = self.bases[c] + np.searchsorted(self.times[c], t, side="right")
+        return r
 
     def regions_batch(self, times: np.ndarray) -> np.ndarray:
         """Global region indices (F, C) at many times (F,)."""
-        t = np.clip(np.asarray(times, dtype=np.float64), -self.margin, self.hi)
-        return np.searchsorted(self.keys, t[:, None] + self.offsets[None, :], side="right")
+        t = np.asarray(times, dtype=np.float64)
+        q = np.clip(t, -self.margin, self.hi)[:, None] + self.offsets[None, :]
+        r = np.searchsorted(self.keys, q, side="right")
+        bad = (t[:, None] < self.region_lo[r]) | (t[:, None] >= self.region_hi[r])
+        for f, c in zip(*np.nonzero(bad)):
+            r[f, c] = self.bases[c] + np.searchsorted(self.times[c], t[f], side="right")
+        return r
