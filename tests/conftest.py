@@ -1,0 +1,39 @@
+"""Shared test settings: where the Khronos sample models are.
+
+One setting: the environment variable ``ANIMVIEW_KHRONOS``, defaulting to ``../shared/assets/khronos``
+next to the repository. Tests that need the models take the ``khronos_dir`` fixture (skips cleanly when
+the folder is absent) or call ``khronos_model(name)``.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+KHRONOS_DIR = Path(os.environ.get("ANIMVIEW_KHRONOS", REPO_ROOT.parent / "shared" / "assets" / "khronos"))
+
+
+def khronos_model(name: str) -> Path:
+    """The .gltf or .glb file of the Khronos sample model folder ``name`` (e.g. "Fox"); skips if absent."""
+    folder = KHRONOS_DIR / name
+    files = sorted(folder.glob("*.gltf")) + sorted(folder.glob("*.glb"))
+    if not files:
+        pytest.skip(f"Khronos sample model {name} not found in {KHRONOS_DIR} (set ANIMVIEW_KHRONOS)")
+    return files[0]
+
+
+def khronos_model_names() -> list[str]:
+    """Names of the model folders present (empty when the folder is absent), for parametrizing."""
+    if not KHRONOS_DIR.is_dir():
+        return []
+    return sorted(p.name for p in KHRONOS_DIR.iterdir() if p.is_dir())
+
+
+@pytest.fixture
+def khronos_dir() -> Path:
+    """The Khronos sample model folder; skips the test when it is absent."""
+    if not KHRONOS_DIR.is_dir():
+        pytest.skip(f"Khronos sample models not found at {KHRONOS_DIR} (set ANIMVIEW_KHRONOS)")
+    return KHRONOS_DIR

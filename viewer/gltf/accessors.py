@@ -1,0 +1,156 @@
+"""Accessor data → numpy arrays (glTF 2.0 §3.6 "Buffers, BufferViews, and Accessors").
+
+Shapes: SCALAR → ``(count,)``; VECn → ``(count, n)``; MATn → ``(count, n, n)`` in math convention,
+``M[k][row][col]`` (glTF stores matrices column-major, so the columns are read and the last two axes
+swapped). Normalized integers become float32 by the spec's dequantization formulas; other integers
+keep their dtype; floats are float32. Every read is a strided numpy view copied once, no loop per
+element. This module trusts its input: ``validate`` has checked every range before anything is read.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+COMPONENT_DTYPES: dict[int, np.dtype] = {
+    5120: np.dtype("<i1"),
+    5121: np.dtype("<u1"),
+    5122: np.dtype("<i2"),
+    5123: np.dtype("<u2"),
+    5125: np.dtype("<u4"),
+    5126: np.dtype("<f4"),
+}
+FLOAT = 5126
+UNSIGNED_INT_TYPES = (5121, 5123, 5125)
+TYPE_COMPONENTS: dict[str, int] = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
+MATRIX_SIZES: dict[str, int] = {"MAT2": 2, "MAT3": 3, "MAT4": 4}
+
+
+def component_size(component_type: int) -> int:
+    """Bytes per component: 1, 2 or 4."""
+    return COMPONENT_DTYPES[component_type].itemsize
+
+
+def column_stride(accessor_type: str, component_type: int) -> int:
+    """Bytes from one matrix column to the next: columns start on 4-byte boundaries (§3.6.2.4).
+
+    This only differs from ``n * component size`` for MAT2 of 1-byte, MAT3 of 1-byte and MAT3 of
+    2-byte components.
+    """
+    n = MATRIX_SIZES[accessor_type]
+    raw = n * component_size(component_type)
+    return raw + (-raw % 4)
+
+
+def element_size(accessor_type: str, component_type: int) -> int:
+    """Bytes one element takes in a tightly packed bufferView, matrix column padding included."""
+    if accessor_type in MATRIX_SIZES:
+        return MATRIX_SIZES[accessor_type] * column_stride(accessor_type, component_type)
+    return TYPE_COMPONENTS[accessor_type] * component_size(component_type)
+
+
+def element_shape(accessor_type: str) -> tuple[int, ...]:
+    """Shape of one element in the returned array: (), (n,) or (n, n)."""
+    if accessor_type == "SCALAR":
+        return ()
+    if accessor_type in MATRIX_SIZES:
+        n = MATRIX_SIZES[accessor_type]
+        return (n, n)
+    return (TYPE_COMPONENTS[accessor_type],)
+
+
+def dequantize(values: np.ndarray, component_type: int) -> np.ndarray:
+    """Normalized integers → float32 (glTF 2.0 §3.11, KHR_mesh_quantization).
+
+    Signed: ``max(c / (2^(b-1) - 1), -1.0)``; unsigned: ``c / (2^b - 1)``.
+    """
+    info = np.iinfo(COMPONENT_DTYPES[component_type])
+    scaled = values.astype(np.float32) / np.float32(info.max)
+    if info.min < 0:
+        np.maximum(scaled, np.float32(-1.0), out=scaled)
+    return scaled
+
+
+def strided_read(buffer: bytes | memoryview, offset: int, count: int, stride: int,
+                 accessor_type: str, component_type: int) -> np.ndarray:
+    """Copy ``count`` elements starting at ``offset``, ``stride`` bytes apart, out of ``buffer``.
+
+    Returns:
+        A new array of shape ``(count, *element_shape)`` in the component dtype (native byte order);
+        matrices are transposed from glTF's column-major storage to ``M[k][row][col]``.
+    """
+    dtype = COMPONENT_DTYPES[component_type]
+    item = dtype.itemsize
+    if accessor_type in MATRIX_SIZES:
+        n = MATRIX_SIZES[accessor_type]
+        shape: tuple[int, ...] = (count, n, n)  # (element, column, row) as stored
+        strides: tuple[int, ...] = (stride, column_stride(accessor_type, component_type), item)
+    elif accessor_type == "SCALAR":
+        shape, strides = (count,), (stride,)
+    else:
+        shape, strides = (count, TYPE_COMPONENTS[accessor_type]), (stride, item)
+    view = np.ndarray(shape, dtype=dtype, buffer=buffer, offset=offset, strides=strides)
+    if accessor_type in MATRIX_SIZES:
+        view = view.swapaxes(1, 2)
+    return np.array(view, dtype=dtype.newbyteorder("="), order="C", copy=True)
+
+
+class AccessorReader:
+    """Reads accessors of one validated document, caching each result as a read-only array.
+
+    Args:
+        raw: the glTF JSON as a dict (``accessors`` and ``bufferViews`` are used).
+        buffers: bytes of each buffer, index for index with ``raw["buffers"]``.
+    """
+
+    def __init__(self, raw: dict, buffers: list[bytes]) -> None:
+        self._accessors: list[dict] = raw.get("accessors", [])
+        self._views: list[dict] = raw.get("bufferViews", [])
+        self._buffers = buffers
+        self._cache: dict[int, np.ndarray] = {}
+
+    def view_bytes(self, index: int) -> memoryview:
+        """The bytes of bufferView ``index`` as a zero-copy slice of its buffer."""
+        view = self._views[index]
+        start = view.get("byteOffset", 0)
+        return memoryview(self._buffers[view["buffer"]])[start:start + view["byteLength"]]
+
+    def read(self, index: int) -> np.ndarray:
+        """The data of accessor ``index`` (see the module docstring for shapes and dtypes), read-only."""
+        cached = self._cache.get(index)
+        if cached is None:
+            cached = self._read_uncached(index)
+            cached.flags.writeable = False
+            self._cache[index] = cached
+        return cached
+
+    def sparse_indices(self, index: int) -> np.ndarray:
+        """The raw sparse indices of accessor ``index``, shape ``(sparse.count,)``; used by validation."""
+        sparse = self._accessors[index]["sparse"]
+        part = sparse["indices"]
+        return strided_read(self.view_bytes(part["bufferView"]), part.get("byteOffset", 0), sparse["count"],
+                            component_size(part["componentType"]), "SCALAR", part["componentType"])
+
+    def _read_uncached(self, index: int) -> np.ndarray:
+        accessor = self._accessors[index]
+        kind, ctype, count = accessor["type"], accessor["componentType"], accessor["count"]
+        if "bufferView" in accessor:
+            values = self._read_from_view(accessor["bufferView"], accessor.get("byteOffset", 0), count, kind, ctype)
+        else:
+            values = np.zeros((count, *element_shape(kind)), dtype=COMPONENT_DTYPES[ctype].newbyteorder("="))
+        if "sparse" in accessor:
+            self._apply_sparse(values, index)
+        if accessor.get("normalized", False):
+            values = dequantize(values, ctype)
+        return values
+
+    def _read_from_view(self, view_index: int, offset: int, count: int, kind: str, ctype: int) -> np.ndarray:
+        stride = self._views[view_index].get("byteStride") or element_size(kind, ctype)
+        return strided_read(self.view_bytes(view_index), offset, count, stride, kind, ctype)
+
+    def _apply_sparse(self, values: np.ndarray, index: int) -> None:
+        """Substitute the sparse values at the sparse indices, in place (§3.6.2.3)."""
+        accessor = self._accessors[index]
+        sparse, kind, ctype = accessor["sparse"], accessor["type"], accessor["componentType"]
+        part = sparse["values"]
+        substitutes = strided_read(self.view_bytes(part["bufferView"]), part.get("byteOffset", 0), sparse["count"],
+                                   element_size(kind, ctype), kind, ctype)
+        values[self.sparse_indices(index)] = substitutes

@@ -1,0 +1,225 @@
+"""The shape of glTF 2.0 JSON: each property's JSON type, whether it is required, its range, and which
+top-level array an index points into (after the glTF 2.0 JSON schema, ``specification/2.0/schema``).
+
+This is data only; ``validate.check_structure`` walks it. Properties not listed here (``name``,
+``extras``, ``extensions``, …) are not checked. Rules that need more than one property at a time
+(matrix vs TRS, counts that must agree, data in buffers) live in the other ``validate_*`` modules.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from collections.abc import Mapping
+
+from viewer.gltf.accessors import COMPONENT_DTYPES, TYPE_COMPONENTS, UNSIGNED_INT_TYPES
+
+INTERPOLATIONS = ("LINEAR", "STEP", "CUBICSPLINE")
+PRIMITIVE_MODES = tuple(range(7))  # POINTS … TRIANGLE_FAN
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What one JSON value must be.
+
+    Attributes:
+        kind: "integer", "number", "string", "boolean", "object" (fixed keys), "map" (any keys, one
+            value spec) or "array".
+        required: the key must be present in its parent object.
+        ref: for an index, the top-level array it points into ("nodes", "accessors", …).
+        minimum, maximum: inclusive numeric bounds.
+        positive: number must be > 0.
+        multiple_of: integer must be a multiple of this.
+        enum: allowed values (empty: any).
+        items: spec of each array item / map value.
+        length: exact array length.
+        min_items: least number of array items / map keys.
+        fields: specs of an object's known keys.
+    """
+
+    kind: str
+    required: bool = False
+    ref: str | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    positive: bool = False
+    multiple_of: int | None = None
+    enum: tuple = ()
+    items: "Spec | None" = None
+    length: int | None = None
+    min_items: int = 0
+    fields: Mapping[str, "Spec"] | None = None
+
+
+def integer(required: bool = False, minimum: int | None = None, maximum: int | None = None,
+            enum: tuple = (), multiple_of: int | None = None) -> Spec:
+    """A JSON integer (booleans excluded) with optional bounds, allowed values and divisor."""
+    return Spec("integer", required, minimum=minimum, maximum=maximum, enum=enum, multiple_of=multiple_of)
+
+
+def index(collection: str, required: bool = False) -> Spec:
+    """An index into the top-level array ``collection``."""
+    return Spec("integer", required, ref=collection, minimum=0)
+
+
+def number(required: bool = False, minimum: float | None = None, maximum: float | None = None,
+           positive: bool = False) -> Spec:
+    """A finite JSON number (integer or not) with optional bounds."""
+    return Spec("number", required, minimum=minimum, maximum=maximum, positive=positive)
+
+
+def string(required: bool = False, enum: tuple = ()) -> Spec:
+    """A JSON string, optionally one of ``enum``."""
+    return Spec("string", required, enum=enum)
+
+
+def boolean() -> Spec:
+    """A JSON true/false."""
+    return Spec("boolean")
+
+
+def array(items: Spec, required: bool = False, length: int | None = None, min_items: int = 0) -> Spec:
+    """A JSON array whose every item matches ``items``."""
+    return Spec("array", required, items=items, length=length, min_items=min_items)
+
+
+def obj(fields: Mapping[str, Spec], required: bool = False) -> Spec:
+    """A JSON object with known keys; keys not in ``fields`` are not checked."""
+    return Spec("object", required, fields=fields)
+
+
+def mapping(values: Spec, required: bool = False, min_items: int = 0) -> Spec:
+    """A JSON object used as a dictionary (mesh attributes): any keys, each value matching ``values``."""
+    return Spec("map", required, items=values, min_items=min_items)
+
+
+def _texture_info(**extra: Spec) -> Spec:
+    """A textureInfo (§5.28); normal and occlusion textures add ``scale`` / ``strength``."""
+    return obj({"index": index("textures", required=True), "texCoord": integer(minimum=0), **extra})
+
+
+UNIT = {"minimum": 0.0, "maximum": 1.0}
+
+MATERIAL = obj({
+    "pbrMetallicRoughness": obj({
+        "baseColorFactor": array(number(**UNIT), length=4),
+        "baseColorTexture": _texture_info(),
+        "metallicFactor": number(**UNIT),
+        "roughnessFactor": number(**UNIT),
+        "metallicRoughnessTexture": _texture_info(),
+    }),
+    "normalTexture": _texture_info(scale=number()),
+    "occlusionTexture": _texture_info(strength=number(**UNIT)),
+    "emissiveTexture": _texture_info(),
+    "emissiveFactor": array(number(**UNIT), length=3),
+    "alphaMode": string(enum=("OPAQUE", "MASK", "BLEND")),
+    "alphaCutoff": number(minimum=0.0),
+    "doubleSided": boolean(),
+})
+
+PRIMITIVE = obj({
+    "attributes": mapping(index("accessors"), required=True, min_items=1),
+    "indices": index("accessors"),
+    "material": index("materials"),
+    "mode": integer(enum=PRIMITIVE_MODES),
+    "targets": array(mapping(index("accessors"), min_items=1), min_items=1),
+})
+
+MESH = obj({"primitives": array(PRIMITIVE, required=True, min_items=1), "weights": array(number(), min_items=1)})
+
+NODE = obj({
+    "camera": index("cameras"),
+    "children": array(index("nodes")),
+    "skin": index("skins"),
+    "matrix": array(number(), length=16),
+    "mesh": index("meshes"),
+    "rotation": array(number(), length=4),  # unit length is not enforced: exporters round
+    "scale": array(number(), length=3),
+    "translation": array(number(), length=3),
+    "weights": array(number(), min_items=1),
+})
+
+SPARSE = obj({
+    "count": integer(required=True, minimum=1),
+    "indices": obj({
+        "bufferView": index("bufferViews", required=True),
+        "byteOffset": integer(minimum=0),
+        "componentType": integer(required=True, enum=UNSIGNED_INT_TYPES),
+    }, required=True),
+    "values": obj({"bufferView": index("bufferViews", required=True), "byteOffset": integer(minimum=0)},
+                  required=True),
+})
+
+ACCESSOR = obj({
+    "bufferView": index("bufferViews"),
+    "byteOffset": integer(minimum=0),
+    "componentType": integer(required=True, enum=tuple(COMPONENT_DTYPES)),
+    "normalized": boolean(),
+    "count": integer(required=True, minimum=1),
+    "type": string(required=True, enum=tuple(TYPE_COMPONENTS)),
+    "max": array(number(), min_items=1),
+    "min": array(number(), min_items=1),
+    "sparse": SPARSE,
+})
+
+ANIMATION = obj({
+    "channels": array(obj({
+        "sampler": integer(required=True, minimum=0),  # an index into this animation's samplers
+        "target": obj({"node": index("nodes"), "path": string(required=True)}, required=True),
+    }), required=True, min_items=1),
+    "samplers": array(obj({
+        "input": index("accessors", required=True),
+        "interpolation": string(enum=INTERPOLATIONS),
+        "output": index("accessors", required=True),
+    }), required=True, min_items=1),
+})
+
+CAMERA = obj({
+    "type": string(required=True, enum=("perspective", "orthographic")),
+    "perspective": obj({
+        "aspectRatio": number(positive=True),
+        "yfov": number(required=True, positive=True),
+        "zfar": number(positive=True),
+        "znear": number(required=True, positive=True),
+    }),
+    "orthographic": obj({
+        "xmag": number(required=True),
+        "ymag": number(required=True),
+        "zfar": number(required=True, positive=True),
+        "znear": number(required=True, minimum=0.0),
+    }),
+})
+
+GLTF = obj({
+    "asset": obj({"version": string(required=True), "minVersion": string(), "generator": string(),
+                  "copyright": string()}, required=True),
+    "extensionsUsed": array(string()),
+    "extensionsRequired": array(string()),
+    "scene": index("scenes"),
+    "scenes": array(obj({"nodes": array(index("nodes"))})),
+    "nodes": array(NODE),
+    "meshes": array(MESH),
+    "skins": array(obj({
+        "inverseBindMatrices": index("accessors"),
+        "skeleton": index("nodes"),
+        "joints": array(index("nodes"), required=True, min_items=1),
+    })),
+    "animations": array(ANIMATION),
+    "accessors": array(ACCESSOR),
+    "bufferViews": array(obj({
+        "buffer": index("buffers", required=True),
+        "byteOffset": integer(minimum=0),
+        "byteLength": integer(required=True, minimum=1),
+        "byteStride": integer(minimum=4, maximum=252, multiple_of=4),
+        "target": integer(enum=(34962, 34963)),
+    })),
+    "buffers": array(obj({"uri": string(), "byteLength": integer(required=True, minimum=1)})),
+    "materials": array(MATERIAL),
+    "textures": array(obj({"sampler": index("samplers"), "source": index("images")})),
+    "images": array(obj({"uri": string(), "mimeType": string(), "bufferView": index("bufferViews")})),
+    "samplers": array(obj({
+        "magFilter": integer(enum=(9728, 9729)),
+        "minFilter": integer(enum=(9728, 9729, 9984, 9985, 9986, 9987)),
+        "wrapS": integer(enum=(33071, 33648, 10497)),
+        "wrapT": integer(enum=(33071, 33648, 10497)),
+    })),
+    "cameras": array(CAMERA),
+})

@@ -1,0 +1,188 @@
+"""All validation of a glTF document, run once at load: the entry points and the structural pass.
+
+Order matters, because each stage may rely on the ones before it:
+
+1. ``check_structure`` (here): JSON types, required properties, enums, ranges and every index
+   into a top-level array, walking ``schema.GLTF``; then the asset version and extensions.
+2. buffers are loaded (``resources``), which checks URIs, data: URIs and files.
+3. ``check_content`` (here, calling ``validate_data``, ``validate_scene``, ``validate_mesh``,
+   ``validate_animation``):
+   sizes of buffers, bufferViews and accessors before anything is allocated from a count, then the
+   node graph, meshes, skins and animations, reading accessor data where a rule needs values.
+
+Every fault raises ``GltfError(file, pointer, message)`` with the JSON pointer of the offending property.
+"""
+from __future__ import annotations
+
+import math
+import warnings
+from pathlib import Path
+
+from viewer.errors import GltfError, GltfWarning, pointer
+from viewer.gltf import validate_animation, validate_data, validate_mesh, validate_scene
+from viewer.gltf.accessors import AccessorReader
+from viewer.gltf.schema import GLTF, Spec
+
+SUPPORTED_EXTENSIONS = frozenset({
+    "KHR_mesh_quantization",
+    "KHR_materials_emissive_strength",
+    "KHR_texture_transform",
+    "KHR_materials_unlit",
+})
+
+_JSON_TYPE_NAMES = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "a boolean",
+                    "object": "an object", "map": "an object", "array": "an array"}
+
+
+def check_structure(raw: object, file: Path) -> None:
+    """Check JSON types, required properties, ranges and indices, then version and extensions.
+
+    Raises:
+        GltfError: at the pointer of the first offending property.
+    """
+    if not isinstance(raw, dict):
+        raise GltfError(file, "", f"the glTF JSON must be an object, got {_json_type(raw)}")
+    for key, spec in (GLTF.fields or {}).items():  # top-level arrays first, so index checks can count them
+        if spec.kind == "array" and key in raw and not isinstance(raw[key], list):
+            raise GltfError(file, pointer(key), f"{key} must be an array, got {_json_type(raw[key])}")
+    counts = {key: len(value) for key, value in raw.items() if isinstance(value, list)}
+    _Walker(file, counts).check(raw, GLTF, ())
+    _check_version(raw["asset"], file)
+    _check_extensions(raw, file)
+
+
+def check_content(raw: dict, file: Path, buffers: list[bytes], reader: AccessorReader) -> frozenset[tuple[int, int]]:
+    """Check everything that needs loaded buffers or several properties at once.
+
+    Args:
+        raw: glTF JSON that passed ``check_structure``.
+        file: the .gltf/.glb, for errors; also the base for relative image URIs.
+        buffers: loaded buffer bytes, one per ``raw["buffers"]``.
+        reader: reads accessor values for the rules that need them (times, indices).
+
+    Returns:
+        ``(animation, channel)`` pairs to ignore (KHR_animation_pointer channels, channels without a
+        target node, earlier channels of a repeated target), each announced with a ``GltfWarning``.
+    """
+    quantized = "KHR_mesh_quantization" in raw.get("extensionsUsed", [])
+    validate_data.check_buffers(raw, file, buffers)
+    validate_data.check_buffer_views(raw, file)
+    validate_data.check_accessors(raw, file, reader)
+    validate_data.check_images(raw, file)
+    validate_scene.check_nodes(raw, file)
+    validate_scene.check_cameras(raw, file)
+    validate_mesh.check_meshes(raw, file, reader, quantized)
+    validate_scene.check_skins(raw, file, reader)
+    return validate_animation.check_animations(raw, file, reader)
+
+
+def _check_version(asset: dict, file: Path) -> None:
+    """asset.version must be 2.x; asset.minVersion, when given, must be 2.0 (the version we read)."""
+    if not asset["version"].startswith("2."):
+        raise GltfError(file, "/asset/version", f"glTF version {asset['version']!r} is not supported, expected 2.x")
+    if asset.get("minVersion", "2.0") != "2.0":
+        raise GltfError(file, "/asset/minVersion", f"file needs glTF {asset['minVersion']!r}, this reader has 2.0")
+
+
+def _check_extensions(raw: dict, file: Path) -> None:
+    """A required extension we lack is an error; an unknown used one is a warning (glTF 2.0 §3.12)."""
+    for k, name in enumerate(raw.get("extensionsRequired", [])):
+        if name not in SUPPORTED_EXTENSIONS:
+            supported = ", ".join(sorted(SUPPORTED_EXTENSIONS))
+            raise GltfError(file, pointer("extensionsRequired", k),
+                            f"required extension {name} is not supported (supported: {supported})")
+    for name in raw.get("extensionsUsed", []):
+        if name not in SUPPORTED_EXTENSIONS:
+            warnings.warn(f"{file}: extension {name} is used but not supported; its data is ignored",
+                          GltfWarning, stacklevel=4)
+
+
+class _Walker:
+    """Walks JSON against a ``Spec`` tree, raising at the first value that does not fit."""
+
+    def __init__(self, file: Path, counts: dict[str, int]) -> None:
+        self.file = file
+        self.counts = counts
+
+    def check(self, value: object, spec: Spec, path: tuple) -> None:
+        self._check_type(value, spec, path)
+        if spec.kind in ("integer", "number"):
+            self._check_number(value, spec, path)  # type: ignore[arg-type]
+        elif spec.kind == "string" and spec.enum and value not in spec.enum:
+            self._fail(path, f"{_label(path)} {value!r} is not one of {', '.join(spec.enum)}")
+        elif spec.kind == "array":
+            self._check_array(value, spec, path)  # type: ignore[arg-type]
+        elif spec.kind == "map":
+            self._check_map(value, spec, path)  # type: ignore[arg-type]
+        elif spec.kind == "object":
+            self._check_object(value, spec, path)  # type: ignore[arg-type]
+
+    def _check_type(self, value: object, spec: Spec, path: tuple) -> None:
+        expected = {"integer": int, "number": (int, float), "string": str, "boolean": bool,
+                    "object": dict, "map": dict, "array": list}[spec.kind]
+        if not isinstance(value, expected) or (isinstance(value, bool) and spec.kind in ("integer", "number")):
+            self._fail(path, f"{_label(path)} must be {_JSON_TYPE_NAMES[spec.kind]}, got {_json_type(value)} "
+                             f"{_short(value)}")
+
+    def _check_number(self, value: float, spec: Spec, path: tuple) -> None:
+        label = _label(path)
+        if not math.isfinite(value):  # JSON has no NaN/Infinity, but Python reads 1e999 as inf
+            self._fail(path, f"{label} {value} is not a finite number")
+        if spec.enum and value not in spec.enum:
+            self._fail(path, f"{label} {value} is not one of {', '.join(map(str, spec.enum))}")
+        if spec.minimum is not None and value < spec.minimum:
+            self._fail(path, f"{label} {value} is less than the minimum {spec.minimum}")
+        if spec.maximum is not None and value > spec.maximum:
+            self._fail(path, f"{label} {value} is more than the maximum {spec.maximum}")
+        if spec.positive and value <= 0:
+            self._fail(path, f"{label} {value} must be greater than 0")
+        if spec.multiple_of and value % spec.multiple_of:
+            self._fail(path, f"{label} {value} is not a multiple of {spec.multiple_of}")
+        if spec.ref is not None and value >= self.counts.get(spec.ref, 0):
+            self._fail(path, f"{label} {value} is out of range: the file has {self.counts.get(spec.ref, 0)} "
+                             f"{spec.ref}")
+
+    def _check_array(self, value: list, spec: Spec, path: tuple) -> None:
+        if spec.length is not None and len(value) != spec.length:
+            self._fail(path, f"{_label(path)} must have {spec.length} items, has {len(value)}")
+        if len(value) < spec.min_items:
+            self._fail(path, f"{_label(path)} must have at least {spec.min_items} item(s), has {len(value)}")
+        assert spec.items is not None
+        for i, item in enumerate(value):
+            self.check(item, spec.items, (*path, i))
+
+    def _check_map(self, value: dict, spec: Spec, path: tuple) -> None:
+        if len(value) < spec.min_items:
+            self._fail(path, f"{_label(path)} must have at least {spec.min_items} entry, has {len(value)}")
+        assert spec.items is not None
+        for key, item in value.items():
+            self.check(item, spec.items, (*path, key))
+
+    def _check_object(self, value: dict, spec: Spec, path: tuple) -> None:
+        for key, field in (spec.fields or {}).items():
+            if key in value:
+                self.check(value[key], field, (*path, key))
+            elif field.required:
+                self._fail((*path, key), f"required property {key} is missing")
+
+    def _fail(self, path: tuple, message: str) -> None:
+        raise GltfError(self.file, pointer(*path), message)
+
+
+def _label(path: tuple) -> str:
+    """A readable name for the value at ``path``: "count", "children[2]", "the document"."""
+    if not path:
+        return "the document"
+    if isinstance(path[-1], int):
+        return f"{path[-2]}[{path[-1]}]" if len(path) > 1 else f"item {path[-1]}"
+    return str(path[-1])
+
+
+def _json_type(value: object) -> str:
+    names = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array", dict: "object"}
+    return "null" if value is None else names.get(type(value), type(value).__name__)
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
