@@ -6,7 +6,6 @@ values are kept apart: the scene holds the rest values, ``pose.py`` the animated
 """
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,7 +14,6 @@ import numpy as np
 from viewer import math3d
 from viewer.animation.clip import Channel, Clip
 from viewer.animation.modes import Curve
-from viewer.errors import GltfWarning, pointer
 from viewer.gltf import Document, load_document
 
 
@@ -201,20 +199,20 @@ def _camera(cam: dict, index: int) -> Camera:
 
 
 def _clip(doc: Document, anim: dict, index: int) -> Clip:
-    """Channels of one animation; a later channel on the same node and path replaces an earlier one."""
-    chosen: dict[tuple[int, str], Channel] = {}
+    """Channels of one animation in file order, without the ones validation set aside.
+
+    Validation already warned about (and listed in ``doc.ignored_channels``) channels with no target
+    node, paths this viewer cannot animate, and earlier duplicates of a (node, path): the later wins.
+    """
+    channels = []
     for ci, ch in enumerate(anim["channels"]):
+        if (index, ci) in doc.ignored_channels:
+            continue
         node, path = ch["target"].get("node"), ch["target"]["path"]
         if node is None or path not in ("translation", "rotation", "scale", "weights"):
-            continue  # validation already warned: nothing this viewer can animate
-        key = (node, path)
-        if key in chosen:
-            warnings.warn(GltfWarning(
-                f"{doc.path}:{pointer('animations', index, 'channels', ci)}: a second channel animates node "
-                f"{node} {path}; the later one wins"), stacklevel=2)
-            del chosen[key]  # the winner takes the later channel's place in file order
-        chosen[key] = Channel(node, path, _curve(doc, anim["samplers"][ch["sampler"]], path), ch["sampler"])
-    return Clip(anim.get("name") or f"animation {index}", index, list(chosen.values()))
+            continue
+        channels.append(Channel(node, path, _curve(doc, anim["samplers"][ch["sampler"]], path), ch["sampler"]))
+    return Clip(anim.get("name") or f"animation {index}", index, channels)
 
 
 def _curve(doc: Document, sampler: dict, path: str) -> Curve:

@@ -116,6 +116,8 @@ class ChannelTable:
 
     def evaluate(self, t: float) -> np.ndarray:
         """Values (C, width) of every channel at time t (seconds); padding columns are 0."""
+        # Beyond the keys every channel holds, so clamping changes no value and keeps τ³ finite.
+        t = min(max(t, -self.search.margin), self.search.hi)
         lo, hi = self._window
         if not lo <= t < hi:
             self._frame = FrameCache(self, t)
@@ -131,7 +133,7 @@ class ChannelTable:
 
     def evaluate_batch(self, times: np.ndarray) -> np.ndarray:
         """Values (F, C, width) at many times (F,) in one pass."""
-        times = np.asarray(times, dtype=np.float64)
+        times = np.clip(np.asarray(times, dtype=np.float64), -self.search.margin, self.search.hi)
         out = self._groups.evaluate(times, len(self.widths), self.width)
         return _normalize(out, self.norm) if self.any_norm else out
 
