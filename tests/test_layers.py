@@ -1,0 +1,96 @@
+"""Layering (DESIGN.md): the core imports no GL, window or UI code.
+
+Checked twice: dynamically (import the core in a fresh interpreter and look at ``sys.modules``) and
+statically (no ``import`` of those packages anywhere in the core modules' source, even inside functions).
+"""
+from __future__ import annotations
+
+import ast
+import functools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import REPO_ROOT
+
+FORBIDDEN = ("moderngl", "moderngl_window", "imgui_bundle", "pyglet")
+VIEWER = REPO_ROOT / "viewer"
+CORE_FILES = ["errors.py", "math3d.py", "scene.py", "pose.py", "clock.py", "sampling.py"]
+CORE_PACKAGES = ["gltf", "animation"]
+
+PROBE = """
+import importlib, json, pkgutil, sys
+import viewer.errors, viewer.gltf, viewer.math3d, viewer.scene, viewer.animation, viewer.pose, viewer.clock
+import viewer.sampling
+for pkg in (viewer.animation, viewer.gltf):
+    for info in pkgutil.iter_modules(pkg.__path__):
+        importlib.import_module(pkg.__name__ + "." + info.name)
+print(json.dumps({"modules": sorted(sys.modules)}))
+"""
+
+
+@functools.lru_cache(maxsize=1)
+def _probe_modules() -> tuple[str, ...]:
+    """``sys.modules`` of a fresh interpreter after importing the core (run once per session)."""
+    proc = subprocess.run([sys.executable, "-c", PROBE], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return tuple(json.loads(proc.stdout.splitlines()[-1])["modules"])
+
+
+def _core_sources() -> list[Path]:
+    files = [VIEWER / f for f in CORE_FILES]
+    for pkg in CORE_PACKAGES:
+        files += sorted((VIEWER / pkg).glob("*.py"))
+    return files
+
+
+def _forbidden(name: str | None) -> bool:
+    return bool(name) and name.split(".")[0] in FORBIDDEN
+
+
+def test_core_imports_no_gl_window_or_ui_in_a_fresh_process():
+    modules = _probe_modules()
+    loaded = sorted(m for m in modules if _forbidden(m))
+    assert not loaded, f"core import pulled in {loaded}"
+    # the probe really imported every animation submodule
+    for sub in ("keyframes", "modes", "table", "clip"):
+        assert f"viewer.animation.{sub}" in modules
+
+
+def test_core_source_has_no_forbidden_import():
+    offenders = []
+    for path in _core_sources():
+        assert path.is_file(), path
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module] if node.level == 0 else []
+            elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in (
+                    "import_module", "__import__"):
+                names = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            else:
+                continue
+            offenders += [f"{path.relative_to(REPO_ROOT)}:{node.lineno} {n}" for n in names if _forbidden(n)]
+    assert not offenders, offenders
+
+
+def test_static_check_covers_every_core_module_the_probe_loads():
+    modules = _probe_modules()
+    checked = {p.resolve() for p in _core_sources()}
+    loaded_viewer = [m for m in modules if m == "viewer" or m.startswith("viewer.")]
+    # every viewer module the core pulls in must be part of the core (no route round the static check)
+    for name in loaded_viewer:
+        rel = Path(*name.split("."))
+        path = REPO_ROOT / rel.with_suffix(".py")
+        if not path.is_file():
+            path = REPO_ROOT / rel / "__init__.py"
+        if path.name == "__init__.py" and path.parent == VIEWER:
+            continue  # viewer/__init__.py: checked below
+        if path.resolve() not in checked:
+            src = path.read_text(encoding="utf-8")
+            assert not any(f"import {f}" in src or f"from {f}" in src for f in FORBIDDEN), name
+    init = (VIEWER / "__init__.py").read_text(encoding="utf-8")
+    assert not any(f"import {f}" in init or f"from {f}" in init for f in FORBIDDEN)
