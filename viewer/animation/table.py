@@ -110,8 +110,9 @@ class ChannelTable:
         # and slerp's q0 / K rows (zero on cubic regions, where ω = 0 and cos ωτ = 1).
         poly = self.seg[:, POLY] != 0.0
         self.poly_rows = np.ascontiguousarray(np.where(poly[:, None, None], self.coef, 0.0).transpose(0, 2, 1))
-        self.a_rows = np.where(poly[:, None], 0.0, self.coef[:, 0])
-        self.b_rows = np.where(poly[:, None], 0.0, self.coef[:, 1])
+        # Slerp rows as q0 − iK: Re[(q0 − iK)·e^{iωτ}] = q0·cos ωτ + K·sin ωτ, and a phase shift φ is a
+        # product with e^{iφ}.
+        self.ab_rows = np.where(poly[:, None], 0.0, self.coef[:, 0] - 1j * self.coef[:, 1])
         self.omega = np.ascontiguousarray(self.seg[:, OMEGA])
 
     def evaluate(self, t: float) -> np.ndarray:
@@ -126,9 +127,8 @@ class ChannelTable:
         tau = t - f.origin
         out = f.poly @ np.array((1.0, tau, tau * tau, tau * tau * tau))
         if self.any_slerp:
-            x = f.omega * tau
-            out += f.a * np.cos(x)[:, None]
-            out += f.b * np.sin(x)[:, None]
+            # Re[(a − ib)·e^{iωτ}] = a·cos ωτ + b·sin ωτ: one exp instead of cos, sin and two products.
+            out += (f.ab * np.exp(f.iomega * tau)[:, None]).real
         return _normalize(out, self.norm) if self.any_norm else out
 
     def evaluate_batch(self, times: np.ndarray) -> np.ndarray:
@@ -142,9 +142,9 @@ class FrameCache:
     """The regions current at one time, written over one common origin.
 
     Within ``window`` no channel changes region, so every cubic is a polynomial in τ = t − origin and
-    every slerp a cos/sin pair: a frame then costs one small matmul with the scalar basis
-    [1, τ, τ², τ³] plus one cos/sin for slerp rows. When a channel's region began before the window
-    (channels with different key times), its cubic is Taylor-shifted and its slerp phase folded in.
+    every slerp is Re[(q0 − iK)·e^{iωτ}]: a frame then costs one small matmul with the scalar basis
+    [1, τ, τ², τ³] plus one complex exp for slerp rows. When a channel's region began before the
+    window (channels with different key times), its cubic is Taylor-shifted and its slerp phase folded in.
     """
 
     def __init__(self, table: ChannelTable, t: float) -> None:
@@ -154,22 +154,18 @@ class FrameCache:
         hi = float(seg[:, HI].min(initial=np.inf))
         self.window = (lo, hi) if len(r) else (-np.inf, np.inf)
         self.origin = lo if np.isfinite(lo) else float(t)
-        self.omega = np.take(table.omega, r)
+        omega = np.take(table.omega, r)
+        self.iomega = 1j * omega
         self.poly = np.take(table.poly_rows, r, axis=0)
-        self.a, self.b = np.take(table.a_rows, r, axis=0), np.take(table.b_rows, r, axis=0)
+        self.ab = np.take(table.ab_rows, r, axis=0)
         delta = self.origin - seg[:, START]
         moved = (delta != 0.0) & (seg[:, LO] > -np.inf)
         if moved.any():
-            self._shift(delta * moved)
-
-    def _shift(self, delta: np.ndarray) -> None:
-        d = delta[:, None]
-        c0, c1, c2, c3 = (self.poly[..., k] for k in range(4))
-        self.poly = np.stack([c0 + d * (c1 + d * (c2 + d * c3)), c1 + d * (2.0 * c2 + 3.0 * d * c3),
-                              c2 + 3.0 * d * c3, c3], axis=2)
-        phi = self.omega[:, None] * d
-        cos_phi, sin_phi = np.cos(phi), np.sin(phi)
-        self.a, self.b = self.a * cos_phi + self.b * sin_phi, self.b * cos_phi - self.a * sin_phi
+            d = (delta * moved)[:, None]
+            c0, c1, c2, c3 = (self.poly[..., k] for k in range(4))
+            self.poly = np.stack([c0 + d * (c1 + d * (c2 + d * c3)), c1 + d * (2.0 * c2 + 3.0 * d * c3),
+                                  c2 + 3.0 * d * c3, c3], axis=2)
+            self.ab = self.ab * np.exp(self.iomega[:, None] * d)
 
 
 class BatchGroups:
@@ -197,7 +193,7 @@ class BatchGroups:
                 kind = "slerp" if np.any(rows[:, OMEGA] != 0.0) else (
                     "cubic" if np.any(rcoef[:, 2:] != 0.0) else "linear")
                 kinds.setdefault(kind, []).append(i)
-            subsets = [(k, np.array(v), bases[np.array(v)]) for k, v in kinds.items()]
+            subsets = [(k, _slice_if_consecutive(v), bases[np.array(v)]) for k, v in kinds.items()]
             self.groups.append((times, origin, subsets))
 
     def evaluate(self, times: np.ndarray, channels: int, width: int) -> np.ndarray:
@@ -211,22 +207,30 @@ class BatchGroups:
 
     def _evaluate_into(self, times: np.ndarray, out: np.ndarray) -> None:
         # np.take gathers rows an order of magnitude faster than fancy indexing on these shapes.
+        # (Measured: plain expressions beat in-place ufuncs writing into the strided output here.)
         c0, c1, c2, c3 = self.c
         for key_times, origin, subsets in self.groups:
             j = np.searchsorted(key_times, times, side="right")
             d = (times - np.take(origin, j))[:, None]
-            for kind, idx, base in subsets:
+            for kind, where, base in subsets:
                 r = base[None, :] + j[:, None]
                 if kind == "linear":
-                    out[:, idx] = np.take(c0, r, axis=0) + np.take(c1, r, axis=0) * d[..., None]
+                    out[:, where] = np.take(c0, r, axis=0) + np.take(c1, r, axis=0) * d[..., None]
                 elif kind == "slerp":
                     x = np.take(self.omega, r) * d
-                    out[:, idx] = (np.take(c0, r, axis=0) * np.cos(x)[..., None]
-                                   + np.take(c1, r, axis=0) * np.sin(x)[..., None])
+                    out[:, where] = (np.take(c0, r, axis=0) * np.cos(x)[..., None]
+                                     + np.take(c1, r, axis=0) * np.sin(x)[..., None])
                 else:
                     dd = d[..., None]
-                    out[:, idx] = np.take(c0, r, axis=0) + dd * (np.take(c1, r, axis=0) + dd * (
+                    out[:, where] = np.take(c0, r, axis=0) + dd * (np.take(c1, r, axis=0) + dd * (
                         np.take(c2, r, axis=0) + dd * np.take(c3, r, axis=0)))
+
+
+def _slice_if_consecutive(channels: list[int]) -> slice | np.ndarray:
+    """A slice when the channels are consecutive (a view to write into), else an index array."""
+    if channels == list(range(channels[0], channels[-1] + 1)):
+        return slice(channels[0], channels[-1] + 1)
+    return np.array(channels)
 
 
 def _normalize(out: np.ndarray, norm: np.ndarray) -> np.ndarray:
