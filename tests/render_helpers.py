@@ -1,0 +1,186 @@
+"""Shared pieces of the picture tests: the EGL context, golden-image comparison, vertex-id decoding.
+
+Golden rule (stated once, used by every picture test): a rendered image matches its baseline when
+fewer than ``MAX_FRACTION_OFF`` (1 %) of its pixels differ from the baseline by more than
+``LEVEL_TOLERANCE`` (8/255) in any channel. On failure the actual image and a diff image (pixels off
+by more than the level in red over a dimmed baseline) are written to ``tests/images/_failures/``
+(git-ignored). ``ANIMVIEW_UPDATE_GOLDEN=1`` rewrites the baselines instead — look at every one
+before committing it.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+from gltf_builder import GltfBuilder
+from PIL import Image
+
+from viewer.scene import load
+
+IMAGES = Path(__file__).resolve().parent / "images"
+FAILURES = IMAGES / "_failures"
+LEVEL_TOLERANCE = 8           # out of 255, per channel
+MAX_FRACTION_OFF = 0.01       # of all pixels
+UPDATE = os.environ.get("ANIMVIEW_UPDATE_GOLDEN") == "1"
+
+
+@dataclass
+class GL:
+    """One EGL context and its program cache for the whole test session."""
+
+    ctx: object
+    programs: object
+
+
+@pytest.fixture(scope="session")
+def gl() -> GL:
+    """The offscreen context (made by ``viewer.headless``, the one place that makes them)."""
+    from viewer import headless
+    from viewer.render.shaders import ProgramCache
+
+    try:
+        ctx = headless.create_context()
+    except headless.HeadlessError as exc:
+        pytest.skip(str(exc))
+    with ctx:
+        assert ctx.error == "GL_NO_ERROR"
+    yield GL(ctx, ProgramCache(ctx))
+    with ctx:
+        assert ctx.error == "GL_NO_ERROR"
+
+
+def gl_error(gl: GL) -> str:
+    """The context's GL error flag (read with the context current: tests may make others in between)."""
+    with gl.ctx:
+        return gl.ctx.error
+
+
+def pixels_off(actual: np.ndarray, expected: np.ndarray, level: int = LEVEL_TOLERANCE) -> np.ndarray:
+    """(h, w) bool: pixels whose largest channel difference exceeds ``level``."""
+    return np.abs(actual.astype(np.int16) - expected.astype(np.int16)).max(axis=-1) > level
+
+
+def assert_matches_golden(name: str, rgb: np.ndarray) -> None:
+    """Compare ``rgb`` (h, w, 3) uint8 with ``tests/images/<name>.png`` under the golden rule."""
+    path = IMAGES / f"{name}.png"
+    if UPDATE:
+        IMAGES.mkdir(exist_ok=True)
+        Image.fromarray(rgb).save(path, optimize=True)
+        return
+    assert path.is_file(), f"no baseline {path}; render it with ANIMVIEW_UPDATE_GOLDEN=1 and look at it"
+    expected = np.asarray(Image.open(path).convert("RGB"))
+    assert expected.shape == rgb.shape, f"{name}: size {rgb.shape[1::-1]} != baseline {expected.shape[1::-1]}"
+    off = pixels_off(rgb, expected)
+    fraction = float(off.mean())
+    if fraction >= MAX_FRACTION_OFF:
+        FAILURES.mkdir(parents=True, exist_ok=True)
+        Image.fromarray(rgb).save(FAILURES / f"{name}.actual.png")
+        diff = (expected // 3).copy()
+        diff[off] = (255, 0, 0)
+        Image.fromarray(diff).save(FAILURES / f"{name}.diff.png")
+        pytest.fail(f"{name}: {fraction:.2%} of pixels differ by more than {LEVEL_TOLERANCE}/255 "
+                    f"(allowed {MAX_FRACTION_OFF:.0%}); see {FAILURES}/{name}.actual.png and .diff.png")
+
+
+def project(points: np.ndarray, view: np.ndarray, proj: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """(n, 2) pixel coordinates (x right, y down from the top row; pixel centres at +0.5) of world points."""
+    p = np.c_[np.asarray(points, np.float64), np.ones(len(points))]
+    clip = p @ (proj @ view).T
+    ndc = clip[:, :3] / clip[:, 3:]
+    w, h = size
+    return np.stack([(ndc[:, 0] + 1.0) * 0.5 * w, (1.0 - ndc[:, 1]) * 0.5 * h], axis=1)
+
+
+def decode_vertex_ids(rgba: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Pixels written by the ``debug_vertex_ids`` pass: (ys, xs, vertex ids, draw numbers)."""
+    img = rgba.astype(np.int64)
+    ys, xs = np.nonzero(img[..., 3] > 0)
+    ids = img[ys, xs, 0] + 256 * img[ys, xs, 1] + 65536 * img[ys, xs, 2] - 1
+    return ys, xs, ids, img[ys, xs, 3] - 1
+
+
+class FixedCamera:
+    """A camera with given view and projection matrices (math convention)."""
+
+    def __init__(self, view: np.ndarray, proj: np.ndarray) -> None:
+        self.view, self.proj = np.asarray(view, np.float64), np.asarray(proj, np.float64)
+
+    def matrices(self, pose, aspect: float) -> tuple[np.ndarray, np.ndarray]:
+        return self.view, self.proj
+
+
+def front_ortho_camera(half: float = 1.0) -> FixedCamera:
+    """Looks down -Z at the XY square [-half, half]² (x right, y up), depth range z ∈ [-10, 10]."""
+    from viewer.render.camera import orthographic
+
+    view = np.eye(4)
+    view[2, 3] = -10.0
+    return FixedCamera(view, orthographic(half, half, 0.01, 20.0))
+
+
+def render_plain(gl: GL, scene, camera=None, size: tuple[int, int] = (64, 64), samples: int = 0,
+                 background=(0.0, 0.0, 0.0), clip=None, t: float = 0.0) -> np.ndarray:
+    """(h, w, 3) picture of ``scene`` with no grid or gizmo (default: ``front_ortho_camera``, no MSAA)."""
+    from viewer.pose import Pose
+    from viewer.render.renderer import Renderer, RenderOptions
+    from viewer.render.target import OffscreenTarget
+
+    with gl.ctx:
+        renderer = Renderer(gl.ctx, scene, gl.programs)
+        target = OffscreenTarget(gl.ctx, size, samples)
+        try:
+            pose = Pose(scene)
+            pose.set_time(clip, t)
+            options = RenderOptions(background=background, grid=False, axes=False)
+            renderer.render(pose, camera or front_ortho_camera(), target.fbo, options)
+            rgb = target.read(3)
+        finally:
+            renderer.release()
+            target.release()
+        assert gl.ctx.error == "GL_NO_ERROR"
+    return rgb
+
+
+def srgb_encode(linear: np.ndarray) -> np.ndarray:
+    """IEC 61966-2-1 encoding of linear values in [0, 1], as 0..255 floats."""
+    c = np.clip(np.asarray(linear, np.float64), 0.0, 1.0)
+    return 255.0 * np.where(c <= 0.0031308, 12.92 * c, 1.055 * c ** (1 / 2.4) - 0.055)
+
+
+def srgb_decode(value8: np.ndarray) -> np.ndarray:
+    """0..255 sRGB values → linear [0, 1]."""
+    c = np.asarray(value8, np.float64) / 255.0
+    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+
+
+# a 4-vertex quad as strip order: 0 bottom-left, 1 bottom-right, 2 top-left, 3 top-right
+STRIP = np.array([[-0.8, -0.8, 0], [0.8, -0.8, 0], [-0.8, 0.8, 0], [0.8, 0.8, 0]], np.float32)
+UNLIT = {"extensions": {"KHR_materials_unlit": {}}, "pbrMetallicRoughness": {"baseColorFactor": [1, 0.5, 0, 1]}}
+
+
+def one_primitive(tmp_path, positions, mode: int, indices=None, index_dtype=np.uint16, material: dict | None = None,
+                  attributes: dict | None = None, name: str = "p.gltf"):
+    """A file with one primitive of ``mode``; ``attributes`` maps semantic → array."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    b = GltfBuilder()
+    prim = {"attributes": {"POSITION": b.add_accessor(np.asarray(positions, np.float32), target=34962,
+                                                      min_max=True)}, "mode": mode}
+    for semantic, (array, normalized) in (attributes or {}).items():
+        prim["attributes"][semantic] = b.add_accessor(array, normalized=normalized, target=34962)
+    if indices is not None:
+        prim["indices"] = b.add_accessor(np.asarray(indices, index_dtype), target=34963)
+    mat = material if material is not None else UNLIT
+    prim["material"] = b.add("materials", mat)
+    if "extensions" in mat:
+        b.doc["extensionsUsed"] = sorted(mat["extensions"])
+    b.add_node(mesh=b.add("meshes", {"primitives": [prim]}))
+    b.add_scene([0])
+    return load(b.write_gltf(tmp_path, name))
+
+
+def lit_quad_file(tmp_path, material: dict):
+    """A lit quad facing the camera (+Z), normals computed (none given)."""
+    return one_primitive(tmp_path, STRIP, 4, [0, 1, 3, 0, 3, 2], material=material)

@@ -1,0 +1,186 @@
+"""Primitive data made GPU-ready on the CPU, once per primitive: draw mode, indices, normals, colors.
+
+Pure numpy (no GL), so every rule here is tested without a context. glTF 2.0 §3.7.2.1 modes:
+0 POINTS, 1 LINES, 2 LINE_LOOP, 3 LINE_STRIP, 4 TRIANGLES, 5 TRIANGLE_STRIP, 6 TRIANGLE_FAN.
+Strips, fans, loops and line strips become plain TRIANGLES / LINES lists so one shader path and one
+draw call serve them all; indices of any glTF type (UNSIGNED_BYTE/SHORT/INT) become uint32.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from viewer.scene import Primitive
+
+POINTS, LINES, LINE_LOOP, LINE_STRIP, TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN = range(7)
+DRAW_KIND = {POINTS: "points", LINES: "lines", LINE_LOOP: "lines", LINE_STRIP: "lines",
+             TRIANGLES: "triangles", TRIANGLE_STRIP: "triangles", TRIANGLE_FAN: "triangles"}
+
+
+@dataclass(frozen=True)
+class MeshData:
+    """Arrays ready to upload for one primitive.
+
+    Attributes:
+        kind: "triangles", "lines" or "points" (the GL mode drawn).
+        indices: (m,) uint32, or None to draw vertices 0..n-1 in order.
+        attributes: shader input name → (n, k) float32, e.g. "in_position" (n, 3), "in_normal" (n, 3),
+            "in_uv" (n, 2), "in_color" (n, 4), "in_joints0"/"in_weights0" (n, 4).
+        vertex_count: n.
+    """
+
+    kind: str
+    indices: np.ndarray | None
+    attributes: dict[str, np.ndarray]
+    vertex_count: int
+
+
+def list_indices(mode: int, indices: np.ndarray | None, vertex_count: int) -> np.ndarray | None:
+    """Indices (uint32) of ``mode`` rewritten as a TRIANGLES or LINES list; None keeps a plain list unindexed.
+
+    Strip triangle i is (i, i+1, i+2) for even i and (i+1, i, i+2) for odd i, so every triangle keeps the
+    strip's winding (the OpenGL rule); fan triangle i is (0, i+1, i+2), the spec's (i+1, i+2, 0) rotated.
+    """
+    if mode in (POINTS, LINES, TRIANGLES):
+        return None if indices is None else np.asarray(indices, dtype=np.uint32)
+    src = np.arange(vertex_count, dtype=np.uint32) if indices is None else np.asarray(indices, dtype=np.uint32)
+    n = len(src)
+    if mode == LINE_STRIP:
+        return np.stack([src[:-1], src[1:]], axis=1).reshape(-1) if n >= 2 else np.zeros(0, np.uint32)
+    if mode == LINE_LOOP:
+        return np.stack([src, np.roll(src, -1)], axis=1).reshape(-1) if n >= 2 else np.zeros(0, np.uint32)
+    count = max(n - 2, 0)
+    i = np.arange(count)
+    if mode == TRIANGLE_STRIP:
+        odd = (i % 2).astype(bool)
+        a = np.where(odd, src[i + 1], src[i])
+        b = np.where(odd, src[i], src[i + 1])
+        return np.stack([a, b, src[i + 2]], axis=1).reshape(-1).astype(np.uint32)
+    if mode == TRIANGLE_FAN:
+        return np.stack([np.full(count, src[0] if n else 0), src[i + 1], src[i + 2]],
+                        axis=1).reshape(-1).astype(np.uint32)
+    raise ValueError(f"unknown primitive mode {mode}")
+
+
+def _unit(v: np.ndarray, fallback=(0.0, 0.0, 1.0)) -> np.ndarray:
+    """Rows of v scaled to length 1; zero rows (degenerate triangles, unused vertices) get ``fallback``."""
+    n = np.linalg.norm(v, axis=1, keepdims=True)
+    out = np.where(n > 1e-20, v / np.where(n > 1e-20, n, 1.0), np.asarray(fallback))
+    return out.astype(np.float32)
+
+
+def flat_normals(positions: np.ndarray) -> np.ndarray:
+    """(n, 3) normals of an unindexed triangle list: each triangle's face normal on its three vertices."""
+    p = np.asarray(positions, dtype=np.float64)
+    tri = len(p) // 3
+    out = np.zeros_like(p)
+    if tri:
+        a, b, c = p[0:3 * tri:3], p[1:3 * tri:3], p[2:3 * tri:3]
+        out[:3 * tri] = np.repeat(np.cross(b - a, c - a), 3, axis=0)
+    return _unit(out)
+
+
+def smooth_normals(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
+    """(n, 3) area-weighted vertex normals: the sum of the (unnormalized, so area-weighted) face cross
+    products of every triangle using the vertex, normalized. ``triangles`` is a flat index list (3 per triangle)."""
+    p = np.asarray(positions, dtype=np.float64)
+    t = np.asarray(triangles, dtype=np.int64).reshape(-1, 3)
+    face = np.cross(p[t[:, 1]] - p[t[:, 0]], p[t[:, 2]] - p[t[:, 0]])
+    acc = np.zeros_like(p)
+    for corner in range(3):
+        np.add.at(acc, t[:, corner], face)
+    return _unit(acc)
+
+
+def vertex_colors(color: np.ndarray) -> np.ndarray:
+    """COLOR_0 as (n, 4) linear RGBA float32: VEC3 gets alpha 1 (normalized ints are already dequantized)."""
+    c = np.asarray(color, dtype=np.float32)
+    if c.shape[1] == 3:
+        c = np.concatenate([c, np.ones((len(c), 1), np.float32)], axis=1)
+    return c
+
+
+def prepare(primitive: Primitive, uv_set: int | None) -> MeshData:
+    """GPU-ready arrays of one primitive.
+
+    Args:
+        primitive: the scene primitive.
+        uv_set: which TEXCOORD_n the material samples (None: no texture, no UVs uploaded).
+
+    Missing NORMAL on triangles is computed: flat for an unindexed TRIANGLES list (each face its own
+    normal), area-weighted smooth otherwise (vertices shared through indices or a strip/fan). Lines and
+    points without normals are drawn unlit.
+    """
+    attrs = primitive.attributes
+    pos = np.asarray(attrs["POSITION"], dtype=np.float32)
+    n = len(pos)
+    kind = DRAW_KIND[primitive.mode]
+    indices = list_indices(primitive.mode, primitive.indices, n)
+    out: dict[str, np.ndarray] = {"in_position": pos}
+    if "NORMAL" in attrs:
+        out["in_normal"] = np.asarray(attrs["NORMAL"], dtype=np.float32)
+    elif kind == "triangles":
+        out["in_normal"] = flat_normals(pos) if indices is None else smooth_normals(pos, indices)
+    if uv_set is not None and f"TEXCOORD_{uv_set}" in attrs:
+        out["in_uv"] = np.asarray(attrs[f"TEXCOORD_{uv_set}"], dtype=np.float32)
+    if "COLOR_0" in attrs:
+        out["in_color"] = vertex_colors(attrs["COLOR_0"])
+    for s in (0, 1):
+        if f"JOINTS_{s}" in attrs and f"WEIGHTS_{s}" in attrs:
+            # float32 holds every joint index up to 2^24 exactly; the shader rounds back to int
+            out[f"in_joints{s}"] = np.asarray(attrs[f"JOINTS_{s}"], dtype=np.float32)
+            out[f"in_weights{s}"] = np.asarray(attrs[f"WEIGHTS_{s}"], dtype=np.float32)
+    return MeshData(kind, indices, {k: np.ascontiguousarray(v) for k, v in out.items()}, n)
+
+
+def morph_deltas(primitive: Primitive, semantic: str) -> np.ndarray | None:
+    """(targets, n, 3) float32 deltas of ``semantic`` ("POSITION"/"NORMAL"), zeros for targets lacking it;
+    None when no target has it."""
+    targets = primitive.targets
+    if not any(semantic in t for t in targets):
+        return None
+    n = len(primitive.attributes["POSITION"])
+    out = np.zeros((len(targets), n, 3), dtype=np.float32)
+    for k, t in enumerate(targets):
+        if semantic in t:
+            out[k] = np.asarray(t[semantic], dtype=np.float32)
+    return out
+
+
+def closed_outward(positions: np.ndarray, triangles: np.ndarray, deltas: np.ndarray | None = None) -> bool:
+    """True when the triangles form closed, consistently wound surfaces facing outward.
+
+    Vertices are welded by position first (split normals and UV seams keep a surface closed). Closed and
+    consistent: every directed edge a→b occurs exactly once and so does b→a. Outward: positive signed
+    volume, at rest and with each morph target fully applied; welded vertices must also move together
+    under every target (``deltas``: (targets, n, 3)), or a morph could open a crack.
+
+    Why it matters: for such a surface seen from outside, every back-facing sample lies behind a
+    front-facing one, so culling back faces changes no pixel even when the material is double-sided —
+    and on llvmpipe with MSAA it halves the rasterization cost (see ``Renderer``).
+    """
+    p = np.asarray(positions, np.float64)
+    if not len(triangles) or len(triangles) % 3:
+        return False
+    welded, first, inverse = np.unique(p, axis=0, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    if deltas is not None and len(deltas):
+        if not np.array_equal(deltas, deltas[:, first[inverse]]):
+            return False
+    t = inverse[np.asarray(triangles, np.int64).reshape(-1, 3)]
+    t = t[(t[:, 0] != t[:, 1]) & (t[:, 1] != t[:, 2]) & (t[:, 2] != t[:, 0])]
+    if not len(t):
+        return False
+    n = len(welded)
+    edges = np.concatenate([t[:, [0, 1]], t[:, [1, 2]], t[:, [2, 0]]])
+    keys = edges[:, 0] * n + edges[:, 1]
+    reverse = edges[:, 1] * n + edges[:, 0]
+    if len(np.unique(keys)) != len(keys) or not np.isin(reverse, keys).all():
+        return False
+    shapes = [p] + ([p + d for d in deltas] if deltas is not None else [])
+    for shape in shapes:
+        w = shape[np.asarray(triangles, np.int64).reshape(-1, 3)]
+        if np.einsum("ij,ij->i", w[:, 0], np.cross(w[:, 1], w[:, 2])).sum() <= 0.0:
+            return False
+    return True

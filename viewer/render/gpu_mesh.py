@@ -1,0 +1,145 @@
+"""Primitives on the GPU: buffers uploaded once, one vertex array per shader variant, one draw each.
+
+A primitive's shader variant follows from what it has (normals, UVs, colours, skin sets, morph
+targets) and its material (alpha mode, unlit, mirrored wrap); ``GpuPrimitive.program`` compiles (or
+finds in the cache) that variant. Nothing here runs per frame except ``draw``.
+"""
+from __future__ import annotations
+
+import moderngl
+import numpy as np
+
+from viewer.render.geometry import MeshData, closed_outward, morph_deltas, prepare
+from viewer.render.materials import Material, MaterialLibrary
+from viewer.render.morph import MorphTargets
+from viewer.render.shaders import ProgramCache
+from viewer.scene import Primitive, Scene
+
+GL_MODE = {"triangles": moderngl.TRIANGLES, "lines": moderngl.LINES, "points": moderngl.POINTS}
+MESH_SHADER = "mesh.glsl"
+
+# texture units, fixed for every program (set once per program)
+UNIT_BASE, UNIT_JOINTS, UNIT_MORPH_POS, UNIT_MORPH_NRM = 0, 1, 2, 3
+SAMPLER_UNITS = {"u_base_tex": UNIT_BASE, "u_joint_tex": UNIT_JOINTS,
+                 "u_morph_positions": UNIT_MORPH_POS, "u_morph_normals": UNIT_MORPH_NRM}
+
+
+class GpuPrimitive:
+    """One uploaded primitive.
+
+    Attributes:
+        source: the scene primitive it was made from.
+        data: the CPU arrays uploaded (kept for bounds and tests).
+        material: its material (with the texture already on the GPU).
+        morph: its morph-target textures.
+        skinned: it has JOINTS_0/WEIGHTS_0 (drawn with the skin of the node that uses it).
+        center: (3,) centre of its POSITION bounds, model space (back-to-front sorting of BLEND draws).
+        closed: an OPAQUE, double-sided, unskinned triangle surface that is closed and faces outward
+            (``geometry.closed_outward``): its back faces may be culled whenever the camera is outside it.
+        lo, hi: (3,) POSITION bounds, model space; delta_lo, delta_hi: (targets, 3) bounds of each morph
+            target's POSITION deltas (for conservative morphed bounds).
+    """
+
+    def __init__(self, ctx: moderngl.Context, programs: ProgramCache, primitive: Primitive,
+                 material: Material) -> None:
+        self.ctx = ctx
+        self.programs = programs
+        self.source = primitive
+        self.material = material
+        uv_set = material.uv_set if material.base_texture is not None else None
+        self.data: MeshData = prepare(primitive, uv_set)
+        self.morph = MorphTargets(ctx, primitive)
+        self.skinned = "in_joints0" in self.data.attributes
+        pos = self.data.attributes["in_position"]
+        self.lo, self.hi = (pos.min(axis=0), pos.max(axis=0)) if len(pos) else (np.zeros(3), np.zeros(3))
+        self.center = 0.5 * (self.lo + self.hi)
+        deltas = morph_deltas(primitive, "POSITION")
+        self.delta_lo = deltas.min(axis=1) if deltas is not None else np.zeros((0, 3))
+        self.delta_hi = deltas.max(axis=1) if deltas is not None else np.zeros((0, 3))
+        self.closed = (material.alpha_mode == "OPAQUE" and material.double_sided and not self.skinned
+                       and self.data.kind == "triangles"
+                       and closed_outward(pos, self.data.indices if self.data.indices is not None
+                                          else np.arange(len(pos)), deltas))
+        self.mode = GL_MODE[self.data.kind]
+        self._buffers = {name: ctx.buffer(arr.tobytes()) for name, arr in self.data.attributes.items()}
+        idx = self.data.indices
+        self._index_buffer = ctx.buffer(idx.tobytes()) if idx is not None and len(idx) else None
+        self.count = len(idx) if idx is not None else self.data.vertex_count
+        self._vaos: dict[tuple[bool, bool], tuple[moderngl.Program, moderngl.VertexArray]] = {}
+
+    def defines(self, skinned: bool, debug_ids: bool = False) -> dict[str, str]:
+        """The shader #defines of this primitive drawn skinned or not (a primitive with joints on a node
+        without a skin is drawn with the node's matrix), and of the vertex-id debug output when asked."""
+        attrs = self.data.attributes
+        d: dict[str, str] = {}
+        if "in_normal" in attrs:
+            d["HAS_NORMAL"] = ""
+        if "in_uv" in attrs:
+            d["HAS_UV"] = ""
+        if "in_color" in attrs:
+            d["HAS_COLOR"] = ""
+        if skinned and self.skinned:
+            d["SKIN"] = ""
+            if "in_joints1" in attrs:
+                d["SKIN_8"] = ""
+        d.update(self.morph.defines())
+        d.update(self.material.defines() if "in_uv" in attrs else
+                 {k: v for k, v in self.material.defines().items() if not k.startswith("MIRROR")})
+        if debug_ids:
+            d["DEBUG_VERTEX_ID"] = ""
+        return d
+
+    def program_and_vao(self, skinned: bool, debug_ids: bool = False) -> tuple[moderngl.Program, moderngl.VertexArray]:
+        """The compiled variant and its vertex array (made on first use, then kept)."""
+        key = (skinned and self.skinned, debug_ids)
+        if key not in self._vaos:
+            prog = self.programs.get(MESH_SHADER, self.defines(*key))
+            for name, unit in SAMPLER_UNITS.items():
+                if name in prog:
+                    prog[name].value = unit
+            content = [(buf, _format(self.data.attributes[name]), name)
+                       for name, buf in self._buffers.items() if name in prog]
+            vao = self.ctx.vertex_array(prog, content, index_buffer=self._index_buffer, index_element_size=4)
+            self._vaos[key] = (prog, vao)
+        return self._vaos[key]
+
+    def bind_textures(self) -> None:
+        """Bind this primitive's own textures (base colour, morph deltas) to their fixed units."""
+        if self.material.base_texture is not None and "in_uv" in self.data.attributes:
+            self.material.base_texture.use(UNIT_BASE)
+        if self.morph.positions is not None:
+            self.morph.positions.use(UNIT_MORPH_POS)
+        if self.morph.normals is not None:
+            self.morph.normals.use(UNIT_MORPH_NRM)
+
+    def release(self) -> None:
+        for _, vao in self._vaos.values():
+            vao.release()
+        for buf in self._buffers.values():
+            buf.release()
+        if self._index_buffer is not None:
+            self._index_buffer.release()
+        self.morph.release()
+
+
+def _format(arr: np.ndarray) -> str:
+    """moderngl buffer format of an (n, k) float32 array, e.g. "3f"."""
+    return f"{arr.shape[1]}f"
+
+
+class GpuScene:
+    """Every mesh primitive of a scene, uploaded once: ``meshes[mesh][primitive]``."""
+
+    def __init__(self, ctx: moderngl.Context, programs: ProgramCache, scene: Scene) -> None:
+        self.materials = MaterialLibrary(ctx, scene)
+        self.meshes = [
+            [GpuPrimitive(ctx, programs, p, self.materials.get(p.material)) for p in mesh.primitives
+             if "POSITION" in p.attributes]
+            for mesh in scene.meshes
+        ]
+
+    def release(self) -> None:
+        for mesh in self.meshes:
+            for prim in mesh:
+                prim.release()
+        self.materials.release()

@@ -1,0 +1,247 @@
+"""One frame of a posed scene into a framebuffer: the same code for the window and for offscreen export.
+
+``Renderer(ctx, scene)`` uploads everything once (primitives, textures, morph deltas, the joint
+texture, the grid). ``render(pose, camera, framebuffer, options)`` then draws the pose as it is —
+the renderer never decides time: per frame it only writes uniforms, the joint texture and the morph
+weights. Order (glTF 2.0 §3.9.4): OPAQUE and MASK primitives, the ground grid, then BLEND primitives
+back to front with depth writes off, then the axis gizmo on top.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import moderngl
+import numpy as np
+
+from viewer import math3d
+from viewer.pose import Pose
+from viewer.render.camera import eye_position
+from viewer.render.gpu_mesh import UNIT_JOINTS, GpuPrimitive, GpuScene
+from viewer.render.grid import Overlays
+from viewer.render.shaders import ProgramCache
+from viewer.render.skinning import JointTexture
+from viewer.scene import Scene
+
+# Light rig, linear RGB. The key light comes from above-left of the camera so the side we see is lit.
+KEY_COLOR = (0.9, 0.87, 0.82)
+SKY_COLOR = (0.30, 0.32, 0.36)
+GROUND_COLOR = (0.12, 0.11, 0.10)
+KEY_IN_VIEW = np.array([-0.45, 0.75, 0.5])  # (right, up, back) weights in camera axes
+
+
+@dataclass
+class RenderOptions:
+    """What to draw besides the scene, and how.
+
+    Attributes:
+        background: clear colour, sRGB (0..1 each), as it appears in the picture.
+        grid: draw the ground grid.
+        axes: draw the axis gizmo.
+        point_size: pixels, for POINTS primitives.
+        debug_vertex_ids: draw every vertex as a 1-pixel point whose colour encodes (vertex index + 1) in RGB
+            and (draw number + 1) in alpha, on a zero background; no grid, gizmo, lighting or blending.
+            Same vertex shader as the picture: the tests compare these pixels with ``pose.primitive_positions``.
+    """
+
+    background: tuple[float, float, float] = (0.16, 0.17, 0.19)
+    grid: bool = True
+    axes: bool = True
+    point_size: float = 3.0
+    debug_vertex_ids: bool = False
+
+
+@dataclass(frozen=True)
+class DrawItem:
+    node: int
+    primitive: GpuPrimitive
+    skin: int  # -1: the node's world matrix places it
+
+
+class Renderer:
+    """GPU resources of one scene on one context, and the passes that draw a frame."""
+
+    def __init__(self, ctx: moderngl.Context, scene: Scene, programs: ProgramCache | None = None) -> None:
+        self.ctx = ctx
+        self.scene = scene
+        self.programs = programs or ProgramCache(ctx)
+        self.gpu = GpuScene(ctx, self.programs, scene)
+        self.joints = JointTexture(ctx, scene)
+        self.items = self._draw_items()
+        lo, hi = Pose(scene).bounds()
+        self.overlays = Overlays(ctx, self.programs, lo, hi)
+        self._uniforms: dict[int, dict[str, moderngl.Uniform]] = {}
+        self._updated: set[int] = set()  # programs whose per-frame uniforms are set for this frame
+        self._view_proj = np.eye(4)
+
+    def _draw_items(self) -> list[DrawItem]:
+        """(node, primitive) pairs of the displayed scene (nodes under ``scene.roots``), in node order."""
+        nodes = self.scene.nodes
+        root = np.arange(len(nodes))
+        for i in nodes.order:  # parents first: a node's root is its parent's root
+            if nodes.parent[i] >= 0:
+                root[i] = root[nodes.parent[i]]
+        shown = np.isin(root, self.scene.roots)
+        items = []
+        for node in np.flatnonzero((nodes.mesh >= 0) & shown):
+            skin = int(nodes.skin[node])
+            for prim in self.gpu.meshes[nodes.mesh[node]]:
+                items.append(DrawItem(int(node), prim, skin if prim.skinned else -1))
+        return items
+
+    def set_ground(self, lo: np.ndarray, hi: np.ndarray) -> None:
+        """Place the ground grid under the bounds [lo, hi] (call with a whole clip's bounds)."""
+        self.overlays.set_ground(lo, hi)
+
+    def _u(self, prog: moderngl.Program) -> dict[str, moderngl.Uniform]:
+        """The active uniforms of a program (the compiler drops unused ones)."""
+        key = prog.glo
+        if key not in self._uniforms:
+            self._uniforms[key] = {n: prog[n] for n in prog if isinstance(prog[n], moderngl.Uniform)}
+        return self._uniforms[key]
+
+    def render(self, pose: Pose, camera, framebuffer: moderngl.Framebuffer,
+               options: RenderOptions | None = None) -> None:
+        """Draw ``pose`` seen by ``camera`` into ``framebuffer`` (cleared first).
+
+        Args:
+            pose: node matrices and morph weights, already set for the frame's time.
+            camera: anything with ``matrices(pose, aspect) -> (view, projection)`` (see ``camera.py``).
+            framebuffer: target; its viewport sets the aspect ratio.
+            options: overlays, background, debug output.
+        """
+        opts = options or RenderOptions()
+        ctx = self.ctx
+        framebuffer.use()
+        viewport = framebuffer.viewport
+        view, proj = camera.matrices(pose, viewport[2] / max(viewport[3], 1))
+        view_proj = proj @ view
+        debug = opts.debug_vertex_ids
+        if debug:
+            framebuffer.clear(0.0, 0.0, 0.0, 0.0, depth=1.0)
+        else:
+            framebuffer.clear(*opts.background, 1.0, depth=1.0)
+        ctx.enable_only(moderngl.DEPTH_TEST)
+        ctx.depth_func = "<"
+        ctx.point_size = 1.0 if debug else opts.point_size
+        if self.joints.total:
+            self.joints.update(pose)
+            self.joints.texture.use(UNIT_JOINTS)
+        frame = self._frame_uniforms(view, view_proj)
+        self._view_proj = view_proj
+        self._updated = set()
+        opaque = [it for it in self.items if debug or it.primitive.material.alpha_mode != "BLEND"]
+        if len(opaque) > 1 and not debug:
+            # nearest first: later draws behind them fail the depth test before shading
+            depth = [self._view_depth(it, pose, view) for it in opaque]
+            opaque = [opaque[i] for i in np.argsort(depth, kind="stable")[::-1]]
+        for n, item in enumerate(opaque):
+            self._draw(item, pose, frame, debug, n)
+        if debug:
+            return
+        if opts.grid:
+            self.overlays.draw_grid(view_proj)
+        blend = [it for it in self.items if it.primitive.material.alpha_mode == "BLEND"]
+        if blend:
+            depth = [self._view_depth(it, pose, view) for it in blend]
+            ctx.enable(moderngl.BLEND)
+            ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+            framebuffer.depth_mask = False
+            for i in np.argsort(depth, kind="stable"):  # most negative view z = farthest: first
+                self._draw(blend[i], pose, frame, False, i)
+            framebuffer.depth_mask = True
+            ctx.disable(moderngl.BLEND)
+        if opts.axes:
+            ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+            self.overlays.draw_gizmo(view, viewport)
+        ctx.front_face = "ccw"
+
+    def _frame_uniforms(self, view: np.ndarray, view_proj: np.ndarray) -> dict[str, object]:
+        light = KEY_IN_VIEW @ view[:3, :3]  # camera axes (rows of the view rotation) to world
+        return {
+            "u_view_proj": math3d.to_gl(view_proj),
+            "u_eye": tuple(eye_position(view)),
+            "u_light_dir": tuple(light / np.linalg.norm(light)),
+            "u_light_color": KEY_COLOR, "u_sky": SKY_COLOR, "u_ground": GROUND_COLOR,
+        }
+
+    def _view_depth(self, item: DrawItem, pose: Pose, view: np.ndarray) -> float:
+        """View-space z of the primitive's centre (skinned: the mean of its joints' world positions)."""
+        if item.skin >= 0:
+            center = pose.world[self.scene.skins[item.skin].joints][:, :3, 3].mean(axis=0)
+        else:
+            center = math3d.transform_points(pose.world[item.node], item.primitive.center)
+        return float((view @ np.append(center, 1.0))[2])
+
+    def _draw(self, item: DrawItem, pose: Pose, frame: dict, debug: bool, number: int) -> None:
+        prim = item.primitive
+        if not prim.count:
+            return
+        prog, vao = prim.program_and_vao(item.skin >= 0, debug)
+        u = self._u(prog)
+        if prog.glo not in self._updated:  # per-frame uniforms: once per program and frame
+            self._updated.add(prog.glo)
+            for name, value in frame.items():
+                if name in u:
+                    if isinstance(value, bytes):
+                        u[name].write(value)
+                    else:
+                        u[name].value = value
+        world = pose.world[item.node]
+        if item.skin >= 0:
+            u["u_joint_offset"].value = int(self.joints.offsets[item.skin])
+        else:
+            u["u_model"].write(math3d.to_gl(world))
+            if "u_normal_matrix" in u:
+                u["u_normal_matrix"].write(math3d.to_gl(np.linalg.inv(world[:3, :3]).T))
+        if prim.morph.count and "u_morph_weights" in u:
+            weights = np.zeros(prim.morph.count, dtype=np.float32)
+            w = pose.node_weights(item.node)[: prim.morph.count]
+            weights[: len(w)] = w
+            u["u_morph_weights"].write(weights.tobytes())
+            u["u_morph_vertex_count"].value = prim.morph.vertex_count
+        mat = prim.material
+        if debug:
+            u["u_draw_id"].value = number
+        else:
+            for name, value in (("u_base_color", mat.base_color), ("u_metallic", mat.metallic),
+                                ("u_roughness", mat.roughness), ("u_emissive", mat.emissive),
+                                ("u_alpha_cutoff", mat.alpha_cutoff), ("u_uv_transform", mat.uv_transform)):
+                if name in u:
+                    u[name].value = value
+        prim.bind_textures()
+        if self._cull(item, pose, world, debug):
+            self.ctx.enable(moderngl.CULL_FACE)
+        else:
+            self.ctx.disable(moderngl.CULL_FACE)
+        # a mirroring world matrix flips the winding (glTF 2.0 §3.7.4); skinned meshes keep CCW
+        mirrored = item.skin < 0 and np.linalg.det(world[:3, :3]) < 0.0
+        self.ctx.front_face = "cw" if mirrored else "ccw"
+        vao.render(moderngl.POINTS if debug else prim.mode, vertices=prim.count)
+
+    def _cull(self, item: DrawItem, pose: Pose, world: np.ndarray, debug: bool) -> bool:
+        """Cull back faces? Single-sided triangles: always (glTF 2.0 §3.9.5). Double-sided: only a closed,
+        outward surface (``GpuPrimitive.closed``) lying wholly beyond the near plane, where no back face
+        can show — not in wireframe, where hidden back edges would show."""
+        prim = item.primitive
+        if debug or prim.mode != moderngl.TRIANGLES:
+            return False
+        if not prim.material.double_sided:
+            return True
+        if not prim.closed or self.ctx.wireframe:
+            return False
+        lo, hi = prim.lo.astype(np.float64), prim.hi.astype(np.float64)
+        if len(prim.delta_lo):  # conservative morphed bounds: each target moves the box by w·[lo, hi]
+            w = np.zeros(len(prim.delta_lo))
+            nw = pose.node_weights(item.node)[: len(w)]
+            w[: len(nw)] = nw
+            a, b = w[:, None] * prim.delta_lo, w[:, None] * prim.delta_hi
+            lo, hi = lo + np.minimum(a, b).sum(axis=0), hi + np.maximum(a, b).sum(axis=0)
+        corners = np.array([[x, y, z, 1.0] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+        clip = corners @ (self._view_proj @ world).T
+        return bool((clip[:, 3] > 0.0).all() and (clip[:, 2] > -clip[:, 3]).all())
+
+    def release(self) -> None:
+        """Free every GPU resource of the scene (programs stay in the shared cache)."""
+        self.gpu.release()
+        self.joints.release()
+        self.overlays.release()
