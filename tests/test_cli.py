@@ -175,7 +175,6 @@ def test_sample_text_output(capsys, tutorial_file):
     ["bench", "{missing}"],
     ["inspect", "{broken}"],
     ["frobnicate", "{file}"],
-    [],
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, minimal_file, argv):
     broken = tmp_path / "broken.gltf"

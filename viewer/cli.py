@@ -12,6 +12,8 @@ import warnings
 from typing import Sequence
 
 from viewer.animation.modes import MODES
+
+from viewer.cli_render import add_render_parser, run_render, size_argument
 from viewer.errors import GltfError, GltfWarning
 
 EXIT_BAD_INPUT = 2
@@ -47,7 +49,9 @@ def _positive(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="animview", description="glTF 2.0 animation viewer")
+    parser = _Parser(prog="animview", description="glTF 2.0 animation viewer",
+                     epilog="animview [FILE] [--animation K] [--speed S] [--paused] [--time T] [--window W] opens "
+                            "the viewer window (no FILE: the built-in demo); 'animview FILE -h' lists its options.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     p = sub.add_parser("inspect", help="what is in the file")
     p.add_argument("file")
@@ -64,6 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("--json", action="store_true")
     p.add_argument("--frames", type=_positive, default=1000)
+    p.add_argument("--size", type=size_argument, default=(640, 480), help="render_fps frame size WxH (640x480)")
+    p.add_argument("--render-frames", type=_positive, default=200, help="frames timed for render_fps (200)")
+    add_render_parser(sub)
     return parser
 
 
@@ -101,7 +108,7 @@ def _cmd_bench(args) -> int:
     from viewer.bench import run_bench
     from viewer.scene import load
 
-    result = run_bench(load(args.file), args.frames)
+    result = run_bench(load(args.file), args.frames, args.size, args.render_frames)
     if args.json:
         print(json.dumps(result))
     else:
@@ -110,7 +117,16 @@ def _cmd_bench(args) -> int:
     return 0
 
 
-COMMANDS = {"inspect": _cmd_inspect, "sample": _cmd_sample, "bench": _cmd_bench}
+COMMANDS = {"inspect": _cmd_inspect, "sample": _cmd_sample, "bench": _cmd_bench, "render": run_render}
+
+
+def _view(argv: list[str]) -> int:
+    """``animview [FILE] [...]``: the window (the first word is no subcommand)."""
+    from viewer import cli_view
+
+    parser = _Parser(prog="animview", description="open the viewer (no FILE: the built-in demo)")
+    cli_view.add_view_arguments(parser)
+    return cli_view.run_view(parser.parse_args(argv))
 
 
 def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
@@ -123,6 +139,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     warnings.showwarning = _one_line_warning
     warnings.simplefilter("always", GltfWarning)
     try:
+        if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help")):
+            return _view(argv)
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command](args)
     except (GltfError, UsageError) as exc:

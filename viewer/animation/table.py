@@ -20,6 +20,7 @@ none of them changes; a frame inside that window skips the search and the gather
 """
 from __future__ import annotations
 
+import bisect
 from typing import Sequence
 
 import numpy as np
@@ -33,7 +34,9 @@ from viewer.animation.keyframes import BandedSearch
 START, LO, HI, OMEGA, POLY, NORM = range(6)
 _COLS = 6
 # Values per batch chunk (F_chunk × C × W): small enough that temporaries are reused from cache.
-CHUNK_VALUES = 65536
+CHUNK_VALUES = 16384
+# Frame caches kept per clip and mode (one per window between consecutive key times).
+MAX_CACHED_WINDOWS = 4096
 
 
 def _hold(value: np.ndarray, width: int, lo: float, hi: float) -> tuple[np.ndarray, np.ndarray]:
@@ -105,6 +108,10 @@ class ChannelTable:
         self.any_slerp = bool(np.any(self.seg[:, OMEGA] != 0.0))
         self._window = (np.inf, -np.inf)  # [lo, hi): times in which the cached regions all hold
         self._frame: FrameCache | None = None
+        # Between two consecutive key times of the whole clip no channel changes region, so a
+        # FrameCache depends only on that window's index: playback loops, so they are kept.
+        self._union = np.unique(np.concatenate([c.times for c in curves])).tolist() if curves else []
+        self._frames: dict[int, FrameCache] = {}
         self._groups = BatchGroups(curves, parts, self.coef, self.seg)
         # Per-frame layouts per region: cubic coefficients (R, W, 4) for a matmul with [1, τ, τ², τ³],
         # and slerp's q0 / K rows (zero on cubic regions, where ω = 0 and cos ωτ = 1).
@@ -121,7 +128,7 @@ class ChannelTable:
         t = min(max(t, -self.search.margin), self.search.hi)
         lo, hi = self._window
         if not lo <= t < hi:
-            self._frame = FrameCache(self, t)
+            self._frame = self._frame_at(t)
             self._window = self._frame.window
         f = self._frame
         tau = t - f.origin
@@ -130,6 +137,15 @@ class ChannelTable:
             # Re[(a − ib)·e^{iωτ}] = a·cos ωτ + b·sin ωτ: one exp instead of cos, sin and two products.
             out += (f.ab * np.exp(f.iomega * tau)[:, None]).real
         return _normalize(out, self.norm) if self.any_norm else out
+
+    def _frame_at(self, t: float) -> FrameCache:
+        window = bisect.bisect_right(self._union, t)
+        frame = self._frames.get(window)
+        if frame is None:
+            if len(self._frames) >= MAX_CACHED_WINDOWS:
+                self._frames.clear()
+            frame = self._frames[window] = FrameCache(self, t)
+        return frame
 
     def evaluate_batch(self, times: np.ndarray) -> np.ndarray:
         """Values (F, C, width) at many times (F,) in one pass."""

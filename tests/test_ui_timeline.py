@@ -1,0 +1,98 @@
+"""The timeline's pure geometry: time ↔ pixel, the bar's bands, ruler ticks, tick picking (no imgui, no GL)."""
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from viewer.ui import timeline as tl
+
+
+def test_ruler_maps_ends_and_middle():
+    r = tl.Ruler(190.0, 946.0, 3.0)
+    assert r.x_of(0.0) == 190.0 and r.x_of(3.0) == 946.0 and r.x_of(1.5) == 568.0
+    assert r.t_of(190.0) == 0.0 and r.t_of(946.0) == 3.0 and r.t_of(568.0) == 1.5
+    assert r.px_per_second == 252.0
+
+
+def test_ruler_clamps_outside_and_handles_zero_duration():
+    r = tl.Ruler(100.0, 500.0, 2.0)
+    assert r.t_of(-50.0) == 0.0 and r.t_of(9999.0) == 2.0
+    z = tl.Ruler(100.0, 500.0, 0.0)
+    assert z.t_of(300.0) == 0.0 and z.x_of(1.0) == 100.0 and z.px_per_second == 0.0
+
+
+@given(st.floats(0.05, 1000.0), st.floats(0.0, 1.0), st.integers(300, 4000))
+def test_t_of_inverts_x_of(duration, u, width):
+    r = tl.layout(width, 700, duration).ruler
+    t = u * duration
+    assert r.t_of(r.x_of(t)) == pytest.approx(t, rel=1e-12, abs=1e-12 * duration)
+
+
+def test_layout_bands_stack_from_the_bottom_without_gaps():
+    lay = tl.layout(1280, 720, 4.0, channel_rows=0)
+    assert lay.controls_y == lay.top + tl.PAD
+    assert lay.ruler_y == lay.controls_y + tl.CONTROLS_H
+    assert lay.summary_y == lay.ruler_y + tl.RULER_H
+    assert lay.rows_y == lay.summary_y + tl.ROW_H and lay.rows_h == 0
+    assert lay.rows_y + tl.PAD == 720
+    assert lay.ruler.x0 == tl.LABEL_W and lay.ruler.x1 == 1280 - tl.MARGIN
+    assert lay.scene_viewport() == (0, int(720 - lay.top), 1280, int(lay.top))
+
+
+def test_expanded_rows_grow_the_bar_up_to_max_rows():
+    collapsed = tl.layout(1280, 720, 4.0)
+    six = tl.layout(1280, 720, 4.0, channel_rows=6)
+    many = tl.layout(1280, 720, 4.0, channel_rows=57)
+    assert collapsed.top - six.top == 6 * tl.ROW_H and six.rows_h == 6 * tl.ROW_H
+    assert many.rows_h == tl.MAX_ROWS * tl.ROW_H
+
+
+def test_ruler_point_round_trips_to_the_seek_time():
+    lay = tl.layout(960, 540, 3.7083)
+    x, y = lay.ruler_point(1.234)
+    assert isinstance(x, int) and lay.on_ruler(x, y) and lay.in_bar(x, y)
+    assert abs(lay.ruler.t_of(x) - 1.234) <= 0.5 / lay.ruler.px_per_second
+    assert not lay.on_ruler(x, lay.summary_y + 1) and not lay.in_bar(x, lay.top - 1)
+
+
+@pytest.mark.parametrize("minimum, step", [(0.03, 0.05), (0.05, 0.05), (0.11, 0.2), (0.3, 0.5), (0.7, 1.0),
+                                           (1.0, 1.0), (1.2, 2.0), (4.0, 5.0), (7.0, 10.0), (130.0, 200.0)])
+def test_nice_step_is_the_next_1_2_5(minimum, step):
+    assert tl.nice_step(minimum) == pytest.approx(step)
+
+
+def test_ticks_keep_labels_apart_and_land_on_multiples():
+    for duration, width in [(3.0, 960), (0.71, 1280), (60.0, 700), (9.37, 400)]:
+        lay = tl.layout(width, 600, duration)
+        ticks = tl.ticks(lay.ruler, 30.0)
+        majors = [t.t for t in ticks if t.major]
+        gaps = [lay.ruler.x_of(b) - lay.ruler.x_of(a) for a, b in zip(majors, majors[1:])]
+        assert majors[0] == 0.0 and min(gaps) >= tl.MIN_TICK_GAP_PX - 1e-9
+        step = majors[1] - majors[0]
+        assert all(m == pytest.approx(k * step) for k, m in enumerate(majors))  # k × step, no drift
+        assert ticks[-1].t <= duration + 1e-9 and duration - ticks[-1].t < step
+        assert all(t.frame == tl.frame_of(t.t, 30.0) for t in ticks)
+
+
+def test_frame_numbers_and_readout():
+    assert tl.frame_of(0.0, 30) == 0 and tl.frame_of(1.0, 30) == 30 and tl.frame_of(0.033, 30) == 0
+    assert tl.frame_of(0.1, 30) == 3  # 0.1 × 30 is 3.0000000000000004 or 2.9999999999999996: both frame 3
+    assert tl.format_time(1.25, 30) == " 1.250 s  f 37"
+
+
+def test_nearest_key_within_tolerance():
+    r = tl.Ruler(0.0, 1000.0, 10.0)  # 100 px per second
+    keys = [0.0, 1.0, 1.04, 5.0]
+    assert tl.nearest_key(keys, r, 103.0) == 1.04
+    assert tl.nearest_key(keys, r, 99.0) == 1.0
+    assert tl.nearest_key(keys, r, 300.0) is None
+    assert tl.nearest_key(keys, r, 505.0) == 5.0 and tl.nearest_key(keys, r, 506.0) is None
+    assert tl.nearest_key([], r, 0.0) is None
+
+
+def test_zero_duration_clip_has_one_tick():
+    assert tl.ticks(tl.Ruler(0.0, 100.0, 0.0), 30.0) == [tl.Tick(0.0, 0, True)]
+    assert math.isfinite(tl.layout(300, 200, 0.0).top)

@@ -1,0 +1,195 @@
+"""A real window under Xvfb: ``animview`` on a shared model, real X input from xdotool, screenshots of the screen.
+
+Checks what a person would see: playing frames differ, paused frames are identical, Right steps to the next
+key and a drag on the ruler scrubs (both change the pose, and the orange playhead lands where the pure
+layout says that time is), and Esc closes the window with exit status 0 and nothing on stderr but warnings.
+Screenshots are read straight from the X server (``XGetImage`` through ctypes: no extra package).
+Skips cleanly when Xvfb or xdotool is missing (``.ci/run`` installs both: ``apt-get install xvfb xdotool``).
+"""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from conftest import KHRONOS_DIR, REPO_ROOT
+from viewer.resources import asset_path
+from viewer.scene import load
+from viewer.ui import timeline
+
+pytestmark = pytest.mark.skipif(not (shutil.which("Xvfb") and shutil.which("xdotool")
+                                     and ctypes.util.find_library("X11")),
+                                reason="needs Xvfb, xdotool and libX11 (apt-get install xvfb xdotool)")
+
+SIZE = (960, 540)
+PLAYHEAD = np.array([255, 160, 40])
+SETTLE = 0.6  # seconds for the viewer to draw a few frames after an input
+
+
+class XImage(ctypes.Structure):
+    _fields_ = [("width", ctypes.c_int), ("height", ctypes.c_int), ("xoffset", ctypes.c_int),
+                ("format", ctypes.c_int), ("data", ctypes.POINTER(ctypes.c_uint8)), ("byte_order", ctypes.c_int),
+                ("bitmap_unit", ctypes.c_int), ("bitmap_bit_order", ctypes.c_int), ("bitmap_pad", ctypes.c_int),
+                ("depth", ctypes.c_int), ("bytes_per_line", ctypes.c_int), ("bits_per_pixel", ctypes.c_int)]
+
+
+class Screen:
+    """Reads pixels of the X screen ``display`` (24-bit TrueColor, as Xvfb's ``-screen 0 WxHx24`` gives)."""
+
+    def __init__(self, display: str) -> None:
+        x11 = ctypes.cdll.LoadLibrary(ctypes.util.find_library("X11"))
+        x11.XOpenDisplay.restype = ctypes.c_void_p
+        x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+        x11.XDefaultRootWindow.restype = ctypes.c_ulong
+        x11.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
+        x11.XGetImage.restype = ctypes.POINTER(XImage)
+        x11.XGetImage.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_int, ctypes.c_uint,
+                                  ctypes.c_uint, ctypes.c_ulong, ctypes.c_int]
+        x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+        x11.XFree.argtypes = [ctypes.c_void_p]
+        self.x11 = x11
+        self.dpy = x11.XOpenDisplay(display.encode())
+        assert self.dpy, f"cannot open X display {display}"
+        self.root = x11.XDefaultRootWindow(self.dpy)
+
+    def grab(self, x: int, y: int, w: int, h: int) -> np.ndarray:
+        """(h, w, 3) uint8 RGB of a screen rectangle."""
+        img = self.x11.XGetImage(self.dpy, self.root, x, y, w, h, 0xFFFFFFFF, 2)  # ZPixmap
+        assert img, "XGetImage failed"
+        im = img.contents
+        assert im.bits_per_pixel == 32, im.bits_per_pixel
+        raw = np.ctypeslib.as_array(im.data, shape=(im.height * im.bytes_per_line,)).copy()
+        self.x11.XFree(ctypes.cast(im.data, ctypes.c_void_p))
+        self.x11.XFree(ctypes.cast(img, ctypes.c_void_p))
+        bgrx = raw.reshape(h, im.bytes_per_line // 4, 4)[:, :w]
+        return bgrx[..., 2::-1].copy()
+
+    def close(self) -> None:
+        self.x11.XCloseDisplay(self.dpy)
+
+
+def model_path():
+    """A shared model (Khronos BoxAnimated) when the shared folder is there, else the built-in irregular demo."""
+    box = KHRONOS_DIR / "BoxAnimated" / "BoxAnimated.gltf"
+    return box if box.is_file() else asset_path("irregular.gltf")
+
+
+@pytest.fixture
+def display():
+    read, write = os.pipe()
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                            pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as f:
+        number = f.readline().strip()
+    if not number:
+        xvfb.kill()
+        pytest.skip("Xvfb did not start")
+    yield f":{number}"
+    xvfb.terminate()
+    xvfb.wait(10)
+
+
+def xdotool(env, *args: str) -> str:
+    return subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, timeout=30,
+                          check=True).stdout
+
+
+def wait_for_window(env, app: subprocess.Popen, timeout: float = 30.0) -> str:
+    """The viewer's X window id, once it is mapped; fails with the viewer's stderr if it exits first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if app.poll() is not None:
+            pytest.fail(f"animview exited with {app.returncode}: {app.stderr.read()}")
+        found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "animview"], env=env,
+                               capture_output=True, text=True, timeout=30).stdout.split()
+        if found:
+            return found[0]
+        time.sleep(0.2)
+    pytest.fail("no animview window appeared")
+
+
+def playhead_x(shot: np.ndarray, row: int) -> float:
+    """Window x of the orange playhead line on one pixel row (the mean of its orange pixels)."""
+    orange = np.flatnonzero(np.abs(shot[row, timeline.LABEL_W:].astype(int) - PLAYHEAD).sum(axis=1) < 60)
+    assert len(orange), "no playhead on that row"
+    return timeline.LABEL_W + float(orange.mean())  # right of the labels (a selected channel's is orange too)
+
+
+def test_real_window_under_xvfb(display):
+    path = model_path()
+    clip = load(path).clips[0]
+    env = dict(os.environ, DISPLAY=display)
+    env.pop("WAYLAND_DISPLAY", None)
+    app = subprocess.Popen([sys.executable, "-m", "viewer", str(path), "--window", "pyglet",
+                            "--size", f"{SIZE[0]}x{SIZE[1]}"], cwd=REPO_ROOT, env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    screen = Screen(display)
+    try:
+        wid = wait_for_window(env, app)
+        geo = dict(line.split("=") for line in xdotool(env, "getwindowgeometry", "--shell", wid).split())
+        wx, wy, w, h = (int(geo[k]) for k in ("X", "Y", "WIDTH", "HEIGHT"))
+        assert (w, h) == SIZE
+        lay = timeline.layout(w, h, clip.duration)  # the bar as the viewer lays it out (collapsed dope sheet)
+        shot = lambda: screen.grab(wx, wy, w, h)  # noqa: E731
+        view = lambda s: s[: int(lay.top) - 1, 340:620]  # noqa: E731  the 3D view between the side panels
+
+        deadline = time.monotonic() + 30
+        while shot().std() < 5:  # the first frames are on screen
+            assert time.monotonic() < deadline, "the window never showed a picture"
+            time.sleep(0.2)
+        xdotool(env, "mousemove", str(wx + w // 2), str(wy + 150))  # the pointer rests over the 3D view
+        time.sleep(SETTLE)
+        a = shot()
+        time.sleep(0.4)
+        b = shot()
+        assert not np.array_equal(view(a), view(b)), "playing frames are identical"
+
+        xdotool(env, "key", "space")
+        time.sleep(SETTLE)
+        c = shot()
+        time.sleep(0.5)
+        d = shot()
+        assert np.array_equal(c, d), "paused frames differ"
+
+        row = int(lay.summary_y + timeline.ROW_H - 2)
+        xdotool(env, "key", "Home")
+        time.sleep(SETTLE)
+        home = shot()
+        assert abs(playhead_x(home, row) - lay.ruler.x0) <= 1.5, "Home did not go to t = 0"
+        xdotool(env, "key", "Right")
+        time.sleep(SETTLE)
+        e = shot()
+        assert not np.array_equal(view(e), view(home)), "stepping to the next key did not change the pose"
+        key_x = lay.ruler.x_of(min(k for k in clip.key_times if k > 0))
+        assert abs(playhead_x(e, row) - key_x) <= 1.5, "the playhead is not on the next key"
+
+        (x1, y1), (x2, _) = lay.ruler_point(0.8 * clip.duration), lay.ruler_point(0.3 * clip.duration)
+        xdotool(env, "mousemove", str(wx + x1), str(wy + y1), "mousedown", "1")
+        for x in np.linspace(x1, x2, 6)[1:]:
+            time.sleep(0.05)
+            xdotool(env, "mousemove", str(wx + round(x)), str(wy + y1))
+        xdotool(env, "mouseup", "1")
+        time.sleep(SETTLE)
+        f = shot()
+        assert not np.array_equal(view(f), view(e)), "dragging on the ruler did not change the pose"
+        assert abs(playhead_x(f, row) - lay.ruler.x_of(lay.ruler.t_of(x2))) <= 1.5
+        time.sleep(0.4)
+        assert np.array_equal(f, shot()), "it plays after a drag that began paused"
+
+        xdotool(env, "key", "Escape")
+        out, err = app.communicate(timeout=30)
+        assert app.returncode == 0, err
+        assert "Traceback" not in err, err
+    finally:
+        screen.close()
+        if app.poll() is None:
+            app.kill()
+            app.wait()

@@ -1,0 +1,300 @@
+"""The viewer window: moderngl-window's ``WindowConfig`` wiring the clock, the pose, the renderer and the overlay.
+
+One frame (``on_render``): the clock advances by the frame's real time, the pose is set for that time,
+the overlay builds its UI (which may seek, switch clip or mode — the pose is then set again so the
+picture never lags the playhead), the renderer draws the pose, the skeleton / bounds lines and the overlay
+go on top. Input: the overlay sees every event; keys run shortcuts unless an imgui text field is typing;
+mouse buttons drive the camera (left orbit, right / middle pan, wheel zoom, click picks a node) unless
+the pointer is on the overlay. The same object runs under a real window and moderngl-window's headless
+one (tests call ``on_render`` and the ``on_*`` events with synthetic values).
+"""
+from __future__ import annotations
+
+import logging
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import moderngl
+import moderngl_window as mglw
+import numpy as np
+
+from viewer.clock import Clock
+from viewer.errors import GltfError
+from viewer.pose import Pose, clip_bounds
+from viewer.render.camera import OrbitCamera
+from viewer.render.overlay_lines import OverlayLines, pick
+from viewer.render.renderer import Renderer, RenderOptions
+from viewer.render.shaders import ProgramCache
+from viewer.scene import Scene, load
+from viewer.ui import keys
+from viewer.ui.overlay import Overlay, imgui_keymap
+from viewer.ui.state import ViewerState
+
+MAX_FRAME_DT = 0.25  # seconds: after a stall (loading, a dragged window) play on, don't jump
+ORBIT_RAD_PER_PX = 0.008
+CLICK_SLOP_PX = 4  # a press and release closer than this is a click (pick), not a drag
+
+
+@dataclass
+class ViewOptions:
+    """How the viewer starts (the command line's choices).
+
+    Attributes:
+        path: the .gltf / .glb to open.
+        animation: clip index.
+        speed: signed playback speed (× real time).
+        paused: start paused rather than playing.
+        time: start time in seconds.
+        mode: interpolation mode.
+        fps: frame rate of frame stepping and the ruler's frame numbers.
+        screenshot_dir: where P saves PNGs.
+    """
+
+    path: Path
+    animation: int = 0
+    speed: float = 1.0
+    paused: bool = False
+    time: float = 0.0
+    mode: str = "authored"
+    fps: float = 30.0
+    screenshot_dir: Path = Path(".")
+
+
+class ViewerApp(mglw.WindowConfig):
+    gl_version = (3, 3)
+    title = "animview"
+    window_size = (1280, 720)
+    aspect_ratio = None  # follow the window; moderngl-window's default letterboxes to 16:9
+    resizable = True
+    vsync = True
+    samples = 4
+    clear_color = None  # the renderer clears
+    log_level = logging.WARNING
+
+    def __init__(self, ctx: moderngl.Context, wnd, timer=None, options: ViewOptions | None = None,
+                 scene: Scene | None = None, **kwargs) -> None:
+        super().__init__(ctx=ctx, wnd=wnd, timer=timer, **kwargs)
+        if options is None:
+            raise ValueError("ViewerApp needs ViewOptions (at least the file to open)")
+        self.options = options
+        self.quit_requested = False
+        self.screenshots: list[Path] = []
+        self.programs = ProgramCache(ctx)
+        self.keymap = keys.resolve_keymap(wnd.keys)
+        self.imgui_keys = imgui_keymap(wnd.keys)
+        wnd.exit_key = None  # Esc is a shortcut here, so it can cancel an imgui text edit instead
+        self.overlay = Overlay(ctx, wnd.size)
+        self._drag: dict | None = None
+        self._pointer = (0, 0)  # last pointer position, window pixels
+        self._screenshot_pending = False
+        self._released = False
+        self.scene = scene if scene is not None else load(options.path)
+        self._make_gpu(self.scene)
+        clock = Clock(speed=options.speed)
+        self.state = ViewerState(self.scene, clock, options.animation, options.mode, options.fps)
+        clock.seek(options.time)
+        if not options.paused:
+            clock.play()
+        self.camera = OrbitCamera()
+        self._bounds_key = None
+        self.frame_scene()
+
+    # --- the frame ---------------------------------------------------------------------------------
+    def on_render(self, time: float, frame_time: float) -> None:
+        state = self.state
+        state.clock.tick(min(max(frame_time, 0.0), MAX_FRAME_DT))
+        self._pose_now()
+        if state.display.overlay:
+            self.overlay.frame(state, self.pose, frame_time)
+            self._pose_now()
+        else:
+            self.overlay.hide()
+        self._draw_scene(self.wnd.fbo)
+        if state.display.overlay:
+            self.overlay.render()
+        if self._screenshot_pending:
+            self._save_screenshot()
+        title = state.title()
+        if self.wnd.title != title:
+            self.wnd.title = title
+
+    def _pose_now(self) -> None:
+        """Set the pose for the state's clip, time and mode, unless it already shows exactly that."""
+        s = self.state
+        key = (id(s.scene), s.clip_index, s.clock.t, s.mode)
+        if key != getattr(self, "_posed", None):
+            self.pose.set_time(s.clip, s.clock.t, s.mode)
+            self._posed = key
+        if (id(s.scene), s.clip_index, s.mode) != self._bounds_key:
+            self._fit_ground()
+
+    def _draw_scene(self, fbo: moderngl.Framebuffer) -> None:
+        """The 3D picture in the part of ``fbo`` above the timeline bar, then the full viewport back for imgui."""
+        d = self.state.display
+        full = fbo.viewport
+        w, h = self.wnd.size
+        fbo.viewport = self.overlay.layout.scene_viewport() if self.state.display.overlay else (0, 0, w, h)
+        self.ctx.wireframe = d.wireframe
+        self.renderer.render(self.pose, self.camera, fbo, RenderOptions(grid=d.grid))
+        self.ctx.wireframe = False
+        self.lines.draw(self.pose, self.view_projection(), d.skeleton, d.bounds, self.state.selected_node)
+        fbo.viewport = full
+        fbo.use()
+
+    def _view_height(self) -> int:
+        """Pixels of window height the 3D view gets: all of it, less the bar when the overlay shows."""
+        return self.overlay.layout.scene_viewport()[3] if self.state.display.overlay else self.wnd.size[1]
+
+    def _aspect(self) -> float:
+        return self.wnd.size[0] / max(self._view_height(), 1)
+
+    def view_projection(self) -> np.ndarray:
+        """(4, 4) projection × view of the 3D view now (math convention)."""
+        view, proj = self.camera.matrices(self.pose, self._aspect())
+        return proj @ view
+
+    # --- files --------------------------------------------------------------------------------------
+    def _make_gpu(self, scene) -> None:
+        self.renderer = Renderer(self.ctx, scene, self.programs)
+        self.lines = OverlayLines(self.ctx, self.programs, scene)
+        self.pose = Pose(scene)
+        self._posed = None
+
+    def open(self, path: str | Path, keep_view: bool = False) -> bool:
+        """Load ``path`` in place of the current file (``keep_view``: a reload — same clip, time, camera).
+
+        A file that fails to load leaves the current one showing and puts the error in the bar.
+        """
+        try:
+            scene = load(path)
+        except (GltfError, OSError) as exc:
+            self.state.message = str(exc).replace("\n", " ")
+            print(f"animview: {self.state.message}", file=sys.stderr)
+            return False
+        self.renderer.release()
+        self.lines.release()
+        self.scene = scene
+        self._make_gpu(scene)
+        self.state.set_scene(scene, keep=keep_view)
+        self.state.message = f"{'reloaded' if keep_view else 'opened'} {Path(path).name}"
+        self._bounds_key = None
+        if not keep_view:
+            self.frame_scene()
+        return True
+
+    def frame_scene(self) -> None:
+        """Fit the camera to the whole clip's bounds (F)."""
+        lo, hi = self._fit_ground()
+        self.camera.fit(lo, hi, self._aspect())
+
+    def _fit_ground(self) -> tuple[np.ndarray, np.ndarray]:
+        s = self.state
+        lo, hi = clip_bounds(s.scene, s.clip, mode=s.mode)
+        self.renderer.set_ground(lo, hi)
+        self._bounds_key = (id(s.scene), s.clip_index, s.mode)
+        return lo, hi
+
+    def _save_screenshot(self) -> None:
+        from PIL import Image
+
+        self._screenshot_pending = False
+        fbo = self.wnd.fbo
+        w, h = fbo.size
+        rgb = np.frombuffer(fbo.read(viewport=(0, 0, w, h), components=3, alignment=1), np.uint8)
+        folder = Path(self.options.screenshot_dir)
+        stem = f"animview-{self.scene.path.stem}-{self.state.clock.t:.3f}s"
+        path, n = folder / f"{stem}.png", 1
+        while path.exists():
+            path, n = folder / f"{stem}-{n}.png", n + 1
+        Image.fromarray(rgb.reshape(h, w, 3)[::-1]).save(path)
+        self.screenshots.append(path)
+        self.state.message = f"saved {path}"
+
+    # --- events -------------------------------------------------------------------------------------
+    def on_key_event(self, key, action, modifiers) -> None:
+        down = action != self.wnd.keys.ACTION_RELEASE
+        typing = self.state.display.overlay and self.overlay.typing
+        self.overlay.modifiers(modifiers.shift, modifiers.ctrl, modifiers.alt)
+        if key in self.imgui_keys and (typing or not down):  # releases always, so no key sticks down
+            self.overlay.key(self.imgui_keys[key], down)
+        if typing or not down:
+            return
+        name = self.keymap.get((key, bool(modifiers.shift)))
+        if name is not None:
+            self.run_command(keys.apply(name, self.state))
+
+    def run_command(self, command: str | None) -> None:
+        """Carry out what ``keys.apply`` handed back: quit, reload, screenshot, frame."""
+        if command == "quit":
+            self.quit_requested = True
+        elif command == "reload":
+            self.open(self.scene.path, keep_view=True)
+        elif command == "screenshot":
+            self._screenshot_pending = True
+        elif command == "frame":
+            self.frame_scene()
+
+    def on_unicode_char_entered(self, char: str) -> None:
+        self.overlay.char(char)
+
+    def on_mouse_position_event(self, x: int, y: int, dx: int, dy: int) -> None:
+        self._pointer = (x, y)
+        self.overlay.mouse_pos(x, y)
+
+    def on_mouse_press_event(self, x: int, y: int, button: int) -> None:
+        self._pointer = (x, y)
+        self.overlay.mouse_pos(x, y)
+        self.overlay.mouse_button(button, True)
+        on_overlay = self.state.display.overlay and self.overlay.captures_mouse(x, y)
+        self._drag = None if on_overlay else {"button": button, "x": x, "y": y, "moved": False}
+
+    def on_mouse_drag_event(self, x: int, y: int, dx: int, dy: int) -> None:
+        self._pointer = (x, y)
+        self.overlay.mouse_pos(x, y)
+        drag = self._drag
+        if drag is None:
+            return
+        drag["moved"] |= math.hypot(x - drag["x"], y - drag["y"]) > CLICK_SLOP_PX
+        if drag["button"] == self.wnd.mouse.left:
+            self.camera.orbit(-dx * ORBIT_RAD_PER_PX, dy * ORBIT_RAD_PER_PX)
+        else:
+            self.camera.pan(dx / max(self.wnd.size[1], 1), dy / max(self.wnd.size[1], 1))
+
+    def on_mouse_release_event(self, x: int, y: int, button: int) -> None:
+        self.overlay.mouse_pos(x, y)
+        self.overlay.mouse_button(button, False)
+        drag, self._drag = self._drag, None
+        if drag and not drag["moved"] and button == self.wnd.mouse.left:
+            size = (self.wnd.size[0], self._view_height())
+            node = pick(self.pose.world, np.arange(len(self.scene.nodes)), self.view_projection(), size, x, y)
+            if node is not None:
+                self.state.select_node(node)
+
+    def on_mouse_scroll_event(self, x_offset: float, y_offset: float) -> None:
+        if self.state.display.overlay and self.overlay.captures_mouse(*self._pointer):
+            self.overlay.scroll(x_offset, y_offset)
+        else:
+            self.camera.zoom(0.9 ** y_offset)
+
+    def on_files_dropped_event(self, x: int, y: int, paths: list) -> None:
+        if paths:
+            self.open(paths[0])
+
+    def on_resize(self, width: int, height: int) -> None:
+        self.overlay.resize(*self.wnd.size)
+
+    def on_close(self) -> None:
+        self.release()
+
+    def release(self) -> None:
+        """Free every GL object the viewer made (idempotent; call while the context is current)."""
+        if self._released:
+            return
+        self._released = True
+        self.overlay.release()
+        self.lines.release()
+        self.renderer.release()
+        self.programs.release()
+

@@ -1,0 +1,138 @@
+"""``animview [FILE] [options]``: open the viewer window (no FILE: the built-in demo from ``assets/``).
+
+The file is loaded before any window opens, so a bad file or argument is one line on stderr and exit
+status 2 (``cli.main`` turns ``GltfError`` / ``UsageError`` into that) rather than a window that flashes.
+The main loop is moderngl-window's, written out so the viewer's GL objects are released while the context
+still exists (``run_window_config_instance`` destroys the window first) and so it can stop after
+``--frames`` frames (smoke tests, start-up timing) and cap the frame rate when there is no vsync (Xvfb).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from viewer.animation.modes import MODES
+
+DEMO_FILE = "interpolation.gltf"
+WINDOW_CLASSES = ("pyglet", "glfw", "sdl2", "pygame2", "pyqt5", "pyside2", "tk", "headless")
+MAX_FPS = 60.0
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+        if w > 0 and h > 0:
+            return w, h
+    except ValueError:
+        pass
+    raise argparse.ArgumentTypeError(f"--size wants WIDTHxHEIGHT in pixels, e.g. 1280x720; got {text!r}")
+
+
+def _finite(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"wants a finite number, got {text!r}")
+    return value
+
+
+def _positive(text: str) -> float:
+    value = _finite(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"wants a positive number, got {text!r}")
+    return value
+
+
+def add_view_arguments(parser: argparse.ArgumentParser) -> None:
+    """The viewer's arguments (``animview [FILE] …``)."""
+    parser.add_argument("file", nargs="?", help="a .gltf or .glb file (default: the built-in interpolation demo)")
+    parser.add_argument("--animation", type=int, default=0, metavar="K", help="animation index to play (default 0)")
+    parser.add_argument("--speed", type=_finite, default=1.0, metavar="S", help="playback speed, negative for reverse")
+    parser.add_argument("--paused", action="store_true", help="start paused")
+    parser.add_argument("--time", type=_finite, default=0.0, metavar="T", help="start at T seconds")
+    parser.add_argument("--mode", choices=MODES, default="authored", help="interpolation mode")
+    parser.add_argument("--fps", type=_positive, default=30.0, help="frame rate for frame stepping and the ruler")
+    parser.add_argument("--window", choices=WINDOW_CLASSES, default="pyglet",
+                        help="moderngl-window window class (default pyglet; headless needs --backend egl)")
+    parser.add_argument("--backend", help="context backend, e.g. egl for --window headless")
+    parser.add_argument("--size", type=_size, default=(1280, 720), help="window size WIDTHxHEIGHT")
+    parser.add_argument("--frames", type=int, metavar="N", help="quit after N frames")
+    parser.add_argument("--screenshot-dir", type=Path, default=Path("."), help="where P saves screenshots")
+
+
+def run_view(args: argparse.Namespace) -> int:
+    """Open the window and run until Esc, the window's close button or ``--frames``; returns the exit status."""
+    from viewer.cli import UsageError
+    from viewer.resources import asset_path
+    from viewer.scene import load
+
+    path = Path(args.file) if args.file else asset_path(DEMO_FILE)
+    scene = load(path)
+    if scene.clips and not 0 <= args.animation < len(scene.clips):
+        raise UsageError(f"animview: --animation {args.animation} is not in {path} (it has {len(scene.clips)})")
+    if args.speed == 0:
+        raise UsageError("animview: --speed must not be 0 (use --paused)")
+
+    from viewer.app import ViewerApp, ViewOptions
+
+    options = ViewOptions(path=path, animation=args.animation, speed=args.speed, paused=args.paused,
+                          time=args.time, mode=args.mode, fps=args.fps, screenshot_dir=args.screenshot_dir)
+    try:
+        wnd = open_window(args.window, args.size, args.backend)
+    except Exception as exc:  # pyglet / glfw raise their own types when there is no display
+        print(f"animview: cannot open a {args.window} window ({exc}); without a display use "
+              "'--window headless --backend egl' or 'animview render'", file=sys.stderr)
+        return 1
+    app = ViewerApp(ctx=wnd.ctx, wnd=wnd, options=options, scene=scene)
+    if args.window == "glfw":  # moderngl-window 3.1's glfw window forwards no file drops; glfw reports them
+        import glfw
+
+        glfw.set_drop_callback(wnd._window, lambda _w, paths: app.on_files_dropped_event(0, 0, list(paths)))
+    run_loop(app, args.frames)
+    return 0
+
+
+def open_window(name: str, size: tuple[int, int], backend: str | None = None):
+    """A moderngl-window window of class ``name``, made current, with the viewer's settings."""
+    import moderngl_window as mglw
+    from viewer.app import ViewerApp
+
+    mglw.setup_basic_logging(ViewerApp.log_level)
+    cls = mglw.get_local_window_cls(name)
+    wnd = cls(title=ViewerApp.title, size=size, fullscreen=False, resizable=ViewerApp.resizable, visible=True,
+              gl_version=ViewerApp.gl_version, aspect_ratio=ViewerApp.aspect_ratio, vsync=ViewerApp.vsync,
+              samples=0 if name == "headless" else ViewerApp.samples, cursor=True, backend=backend)
+    mglw.activate_context(window=wnd)
+    return wnd
+
+
+def run_loop(app, frames: int | None = None) -> None:
+    """Render until the window closes, Esc, or ``frames`` frames; then free the viewer's GL objects."""
+    from moderngl_window.timers.clock import Timer
+
+    wnd = app.wnd
+    wnd.config = app
+    wnd.swap_buffers()
+    wnd.set_default_viewport()
+    timer = Timer()
+    timer.start()
+    count = 0
+    while not wnd.is_closing and not app.quit_requested and (frames is None or count < frames):
+        started = time.perf_counter()
+        now, dt = timer.next_frame()
+        wnd.use()
+        wnd.render(now, dt)
+        if not wnd.is_closing:
+            wnd.swap_buffers()
+        count += 1
+        spare = 1.0 / MAX_FPS - (time.perf_counter() - started)
+        if spare > 0 and not wnd.headless:
+            time.sleep(spare)
+    app.release()
+    if not wnd.is_closing:
+        wnd.close()
+    wnd.destroy()

@@ -1,0 +1,153 @@
+"""The side panels: display toggles (top left), node tree and readout (top right), key help (centre).
+
+The readout shows the selected node's *local* values at the current time as the pose holds them:
+translation, rotation as a quaternion [x, y, z, w] and as intrinsic X-Y-Z Euler angles in degrees,
+scale, and morph weights. Panels only change ``ViewerState`` (selection, display toggles, mode).
+"""
+from __future__ import annotations
+
+import numpy as np
+from imgui_bundle import imgui
+
+from viewer import math3d
+from viewer.animation.modes import MODES
+from viewer.pose import Pose
+from viewer.scene import Nodes
+from viewer.ui.keys import HELP
+from viewer.ui.state import ViewerState
+
+PANEL_W = 290
+MARGIN = 8
+READOUT_H = 190  # title bar, seven readout lines, separator
+EMPTY_READOUT_H = 70  # title bar, one line, separator
+TREE_ROW_H = 19
+PANEL_FLAGS = imgui.WindowFlags_.no_saved_settings | imgui.WindowFlags_.no_focus_on_appearing
+ONCE = imgui.Cond_.first_use_ever
+Rect = tuple[float, float, float, float]
+
+
+def _window_rect() -> Rect:
+    pos, size = imgui.get_window_pos(), imgui.get_window_size()
+    return pos.x, pos.y, size.x, size.y
+
+
+def draw_view_panel(state: ViewerState) -> Rect:
+    """Checkboxes for skeleton, wireframe, grid, bounds and the interpolation mode every channel is sampled
+    with ("authored": each sampler's own); returns the window's rectangle."""
+    imgui.set_next_window_pos(imgui.ImVec2(MARGIN, MARGIN), ONCE)
+    imgui.begin("View", None, PANEL_FLAGS | imgui.WindowFlags_.always_auto_resize)
+    d = state.display
+    _, d.skeleton = imgui.checkbox("skeleton (J)", d.skeleton)
+    _, d.wireframe = imgui.checkbox("wireframe (W)", d.wireframe)
+    _, d.grid = imgui.checkbox("grid (G)", d.grid)
+    _, d.bounds = imgui.checkbox("bounds (B)", d.bounds)
+    imgui.set_next_item_width(130)
+    index = MODES.index(state.mode) if state.mode in MODES else 0
+    changed, index = imgui.combo("interpolation", index, list(MODES))
+    if changed:
+        state.mode = MODES[index]
+    if imgui.button("help (?)"):
+        d.help = not d.help
+    rect = _window_rect()
+    imgui.end()
+    return rect
+
+
+def draw_node_panel(state: ViewerState, pose: Pose, width: int, bar_top: float) -> Rect:
+    """Node tree (click to select) and the selected node's local T / R / S / weights now."""
+    imgui.set_next_window_pos(imgui.ImVec2(width - PANEL_W - MARGIN, MARGIN), ONCE)
+    readout = EMPTY_READOUT_H if state.selected_node is None else READOUT_H
+    fits = readout + TREE_ROW_H * len(state.scene.nodes)  # tall enough for the tree, never over the bar
+    imgui.set_next_window_size(imgui.ImVec2(PANEL_W, max(min(fits, bar_top - 2 * MARGIN), 120.0)))
+    imgui.begin("Node", None, PANEL_FLAGS)
+    _readout(state, pose)
+    imgui.separator()
+    if imgui.begin_child("##tree"):
+        nodes = state.scene.nodes
+        for root in _children(nodes)[-1]:
+            _tree(state, nodes, root)
+    imgui.end_child()
+    rect = _window_rect()
+    imgui.end()
+    return rect
+
+
+def _readout(state: ViewerState, pose: Pose) -> None:
+    node = state.selected_node
+    if node is None:
+        imgui.text_disabled("no node selected: pick one below")
+        return
+    names = state.scene.nodes.names
+    imgui.text(f"#{node} {names[node]}")
+    animated = _animated_paths(state, node)
+    imgui.text_disabled("animated: " + (", ".join(animated) if animated else "nothing in this clip"))
+    imgui.text(f"T  {_vec(pose.translation[node])}")
+    imgui.text(f"R  {_vec(pose.rotation[node])}")
+    imgui.text(f"   {_vec(math3d.quat_to_euler_degrees(pose.rotation[node]), 2)} deg XYZ")
+    imgui.text(f"S  {_vec(pose.scale[node])}")
+    weights = pose.weights[node]
+    if weights is not None and len(weights):
+        imgui.text("W  " + _vec(weights))
+
+
+def _animated_paths(state: ViewerState, node: int) -> list[str]:
+    clip = state.clip
+    return [ch.path for ch in clip.channels if ch.node == node] if clip else []
+
+
+def _vec(v: np.ndarray, digits: int = 4) -> str:
+    return " ".join(f"{x:{digits + 4}.{digits}f}" for x in np.asarray(v, dtype=np.float64))
+
+
+_CHILDREN: list[tuple[Nodes, dict[int, list[int]]]] = []  # the last two scenes' trees (Nodes is unhashable)
+
+
+def _children(nodes: Nodes) -> dict[int, list[int]]:
+    """Children of each node in file order; key -1 lists the roots. Built once per scene, not per frame."""
+    for known, tree in _CHILDREN:
+        if known is nodes:
+            return tree
+    tree: dict[int, list[int]] = {-1: []}
+    for i, p in enumerate(nodes.parent.tolist()):
+        tree.setdefault(int(p), []).append(i)
+    _CHILDREN[:] = [(nodes, tree)] + _CHILDREN[:1]
+    return tree
+
+
+def _tree(state: ViewerState, nodes: Nodes, node: int) -> None:
+    kids = _children(nodes).get(node, [])
+    flags = imgui.TreeNodeFlags_.open_on_arrow | imgui.TreeNodeFlags_.span_avail_width
+    if not kids:
+        flags |= imgui.TreeNodeFlags_.leaf
+    if state.selected_node == node:
+        flags |= imgui.TreeNodeFlags_.selected
+    if nodes.depth[node] < 2:
+        imgui.set_next_item_open(True, imgui.Cond_.once)
+    opened = imgui.tree_node_ex(f"{nodes.names[node]}##{node}", flags)
+    if imgui.is_item_clicked() and not imgui.is_item_toggled_open():
+        state.select_node(node)
+    if opened:
+        for child in kids:
+            _tree(state, nodes, child)
+        imgui.tree_pop()
+
+
+def draw_help(state: ViewerState, width: int, height: int) -> Rect | None:
+    """The key list, centred; None when hidden."""
+    if not state.display.help:
+        return None
+    imgui.set_next_window_pos(imgui.ImVec2(width / 2, height / 2), imgui.Cond_.appearing, imgui.ImVec2(0.5, 0.5))
+    opened, keep = imgui.begin("Keys", True, PANEL_FLAGS | imgui.WindowFlags_.always_auto_resize)
+    if opened and imgui.begin_table("##keys", 2):
+        for key, what in HELP:
+            imgui.table_next_row()
+            imgui.table_next_column()
+            imgui.text(key)
+            imgui.table_next_column()
+            imgui.text(what)
+        imgui.end_table()
+    rect = _window_rect()
+    imgui.end()
+    if not keep:
+        state.display.help = False
+    return rect

@@ -1,0 +1,129 @@
+"""``animview render … --overlay``: the viewer's timeline and panels drawn into headless frames.
+
+The same ``Overlay`` the window uses draws over each offscreen frame, fed a ``ViewerState`` whose clock
+is at the frame's time and playing (so the bar shows what a person watching playback sees). The README's
+screenshot and GIF come from here. ``render_png`` and ``export`` mirror ``viewer.headless``'s functions
+of the same names, with an ``OverlayOffscreen`` in place of the plain ``Offscreen``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import moderngl
+import numpy as np
+
+from viewer import headless
+from viewer.animation.clip import Clip
+from viewer.clock import Clock
+from viewer.pose import clip_bounds
+from viewer.render.overlay_lines import OverlayLines
+from viewer.scene import Scene
+from viewer.ui.overlay import Overlay
+from viewer.ui.state import ViewerState
+
+
+@dataclass
+class OverlayLook:
+    """What the overlay shows in rendered frames.
+
+    Attributes:
+        selected: node whose readout the panel shows; None picks the first animated node.
+        channels: expand the dope sheet into one row per channel.
+        fps: frame rate of the ruler's frame numbers.
+        playing: draw the transport as playing (its button then reads "Pause").
+        skeleton: draw joints and bones over the mesh.
+        bounds: draw the posed bounding box.
+    """
+
+    selected: int | None = None
+    channels: bool = True
+    fps: float = 30.0
+    playing: bool = True
+    skeleton: bool = False
+    bounds: bool = False
+
+
+class OverlayOffscreen(headless.Offscreen):
+    """An ``Offscreen`` whose frames carry the timeline and panels on top."""
+
+    def __init__(self, scene: Scene, clip: Clip | None, view: headless.View | None = None,
+                 ctx: moderngl.Context | None = None, look: OverlayLook | None = None) -> None:
+        super().__init__(scene, clip, view, ctx)
+        look = look or OverlayLook()
+        clock = Clock()
+        self.state = ViewerState(scene, clock, clip.index if clip is not None else 0, self.view.mode, look.fps)
+        self.state.display.channels = look.channels
+        self.state.display.skeleton, self.state.display.bounds = look.skeleton, look.bounds
+        self.state.select_node(look.selected if look.selected is not None else _first_animated(clip))
+        if look.playing and clip is not None:
+            clock.play()
+        self.overlay = Overlay(self.ctx, self.view.size)
+        self.lines = OverlayLines(self.ctx, self.renderer.programs, scene)
+        self._dt = 1.0 / look.fps
+        self.overlay.frame(self.state, self.pose, self._dt)  # auto-sized panels take their size on frame one
+        self._fit_above_bar()
+
+    def _fit_above_bar(self) -> None:
+        """Refit the auto camera to the part of the frame above the bar (the bar would hide the feet)."""
+        if self.view.camera != "auto":
+            return
+        _, _, w, h = self.overlay.layout.scene_viewport()
+        lo, hi = clip_bounds(self.scene, self.clip, mode=self.view.mode)
+        self.camera.fit(lo, hi, w / h)
+        self.camera.distance /= self.view.zoom
+
+    def frame(self, t: float, components: int = 3) -> np.ndarray:
+        """The picture at clip time ``t`` (seconds) with the overlay, (height, width, components) uint8."""
+        self.pose.set_time(self.clip, t, self.view.mode)
+        self.state.clock.seek(t)
+        self.overlay.frame(self.state, self.pose, self._dt)
+        fbo = self.target.fbo
+        full = fbo.viewport
+        fbo.viewport = self.overlay.layout.scene_viewport()
+        self.renderer.render(self.pose, self.camera, fbo, self.view.options)
+        _, _, w, h = fbo.viewport
+        view, proj = self.camera.matrices(self.pose, w / h)
+        d = self.state.display
+        self.lines.draw(self.pose, proj @ view, d.skeleton, d.bounds, self.state.selected_node if d.skeleton else None)
+        fbo.viewport = full
+        fbo.use()
+        self.overlay.render()
+        return self.target.read(components).copy()
+
+    def release(self) -> None:
+        self.overlay.release()
+        self.lines.release()
+        super().release()
+
+
+def _first_animated(clip: Clip | None) -> int | None:
+    return clip.channels[0].node if clip is not None and clip.channels else None
+
+
+def render_png(scene: Scene, out: str | Path, t: float, clip: Clip | None = None,
+               view: headless.View | None = None, ctx: moderngl.Context | None = None,
+               look: OverlayLook | None = None) -> np.ndarray:
+    """``headless.render_png`` with the overlay: one frame at ``t`` seconds to the PNG ``out``."""
+    off = OverlayOffscreen(scene, clip, view, ctx, look)
+    try:
+        rgb = off.frame(t)
+    finally:
+        off.release()
+    headless.save_png(out, rgb)
+    return rgb
+
+
+def export(scene: Scene, out: str | Path, clip: Clip | None, start: float, end: float, fps: float,
+           view: headless.View | None = None, quiet: bool = True, ctx: moderngl.Context | None = None,
+           look: OverlayLook | None = None) -> int:
+    """``headless.export`` with the overlay: a %d PNG sequence, a GIF or an MP4; returns the frame count."""
+    out = str(out)
+    times = headless.frame_times(start, end, fps)
+    off = OverlayOffscreen(scene, clip, view, ctx, look)
+    try:
+        writer = headless.writer_for(out)
+        writer(out, headless.render_frames(off, times, quiet, Path(out).name), fps)
+    finally:
+        off.release()
+    return len(times)

@@ -1,0 +1,122 @@
+"""Everything the overlay and the keyboard may change: the clock, the clip, the selection, the compare and
+display settings. Plain Python (no imgui, no GL), so key handling and clip switching are tested on their own.
+
+The app reads this once per frame (which clip, what time, which mode, what to draw); the overlay and the
+key map write it. Scene GPU resources are not here: a reload swaps ``scene`` and the app rebuilds them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from viewer.animation.clip import Clip
+from viewer.clock import Clock
+from viewer.scene import Scene
+
+DEFAULT_FPS = 30.0
+
+
+@dataclass
+class Display:
+    """Toggles of what is drawn.
+
+    Attributes:
+        overlay: the timeline and panels (H).
+        help: the key help window (?).
+        grid: the ground grid (G).
+        skeleton: joints and bones over the mesh (J).
+        wireframe: meshes as lines (W).
+        bounds: the posed scene's bounding box (B).
+        channels: the dope sheet expanded into one row per channel.
+    """
+
+    overlay: bool = True
+    help: bool = False
+    grid: bool = True
+    skeleton: bool = False
+    wireframe: bool = False
+    bounds: bool = False
+    channels: bool = False
+
+
+class ViewerState:
+    """The viewer's editable state for one loaded scene.
+
+    Args:
+        scene: the loaded file.
+        clock: playback clock (made here when omitted, paused at 0).
+        clip_index: which animation plays (ignored when the file has none).
+        mode: interpolation mode name (``viewer.animation.modes.MODES``), "authored" by default.
+        fps: frame rate of the ruler's frame numbers and of frame stepping.
+    """
+
+    def __init__(self, scene: Scene, clock: Clock | None = None, clip_index: int = 0,
+                 mode: str = "authored", fps: float = DEFAULT_FPS) -> None:
+        self.scene = scene
+        self.clock = clock or Clock()
+        self.clock.frame_rate = fps
+        self.clip_index = -1
+        self.selected_node: int | None = None
+        self.mode = mode
+        self.display = Display()
+        self.message = ""
+        """One line shown in the bar: the last error or saved screenshot."""
+        self.select_clip(clip_index if scene.clips else 0)
+
+    @property
+    def clip(self) -> Clip | None:
+        """The playing clip, or None when the file has no animations."""
+        clips = self.scene.clips
+        return clips[self.clip_index] if 0 <= self.clip_index < len(clips) else None
+
+    @property
+    def fps(self) -> float:
+        return self.clock.frame_rate
+
+    def select_clip(self, index: int) -> bool:
+        """Switch to animation ``index`` from its start, keeping play / pause; False if there is none.
+
+        Selecting the clip already playing changes nothing (so pressing its number key twice is harmless).
+        """
+        if not 0 <= index < len(self.scene.clips):
+            self._apply_clip(None)
+            return False
+        if index != self.clip_index:
+            self.clip_index = index
+            self._apply_clip(self.scene.clips[index])
+            self.clock.home()
+        return True
+
+    def _apply_clip(self, clip: Clip | None) -> None:
+        self.clock.set_duration(clip.duration if clip else 0.0)
+        self.clock.set_keys(clip.key_times if clip else ())
+
+    def set_scene(self, scene: Scene, keep: bool = True) -> None:
+        """Take another file. ``keep`` (a reload): keep the clip number, time and selection where the file
+        still has them; otherwise (a new file) start at its first clip, t = 0, nothing selected."""
+        t = self.clock.t
+        index = self.clip_index if keep and 0 <= self.clip_index < len(scene.clips) else 0
+        self.scene = scene
+        self.clip_index = -1
+        if self.select_clip(index) and keep:
+            self.clock.seek(min(t, self.clock.duration))
+        self.select_node(self.selected_node if keep else None)
+
+    def select_node(self, node: int | None) -> None:
+        """Select a node by glTF index (None clears); out-of-range indices clear too."""
+        self.selected_node = node if node is not None and 0 <= node < len(self.scene.nodes) else None
+
+    def clip_label(self, index: int) -> str:
+        """``"2. Walk (0.71 s)"``: number key, name, duration."""
+        clip = self.scene.clips[index]
+        return f"{index + 1}. {clip.name} ({clip.duration:.2f} s)"
+
+    def channel_label(self, channel: int) -> str:
+        """``"LeftArm · rotation"``: the target node's name and the animated path."""
+        ch = self.clip.channels[channel]
+        return f"{self.scene.nodes.names[ch.node]} · {ch.path}"
+
+    def title(self) -> str:
+        """Window title: the file and the clip."""
+        clip = self.clip
+        what = f"{clip.name} ({self.clip_index + 1}/{len(self.scene.clips)})" if clip else "no animation"
+        return f"animview — {self.scene.path.name} — {what}"
