@@ -154,7 +154,11 @@ def save_png(path: str | Path, rgb: np.ndarray) -> None:
 def render_png(scene: Scene, out: str | Path, t: float, clip: Clip | None = None, view: View | None = None,
                ctx: moderngl.Context | None = None) -> np.ndarray:
     """Render one frame at clip time ``t`` (seconds) and write it to the PNG ``out``; returns the pixels."""
-    off = Offscreen(scene, clip, view, ctx)
+    return write_png(Offscreen(scene, clip, view, ctx), out, t)
+
+
+def write_png(off: Offscreen, out: str | Path, t: float) -> np.ndarray:
+    """One frame of ``off`` (any Offscreen: plain, with the overlay, or compare panes) to a PNG; releases it."""
     try:
         rgb = off.frame(t)
     finally:
@@ -186,13 +190,15 @@ def export(scene: Scene, out: str | Path, clip: Clip | None, start: float, end: 
            view: View | None = None, quiet: bool = True, ctx: moderngl.Context | None = None) -> int:
     """Write the frames of ``frame_times(start, end, fps)`` to ``out``: a ``%d`` pattern → numbered PNGs,
     ``.gif`` → an animated GIF (looping), ``.mp4`` → H.264 video at ``fps``. Returns the frame count."""
+    return write_clip(Offscreen(scene, clip, view, ctx), out, start, end, fps, quiet)
+
+
+def write_clip(off: Offscreen, out: str | Path, start: float, end: float, fps: float, quiet: bool = True) -> int:
+    """The frames of ``frame_times(start, end, fps)`` from ``off`` to ``out`` (see ``export``); releases it."""
     out = str(out)
     times = frame_times(start, end, fps)
-    off = Offscreen(scene, clip, view, ctx)
     try:
-        frames = render_frames(off, times, quiet, Path(out).name)
-        writer = writer_for(out)
-        writer(out, frames, fps)
+        writer_for(out)(out, render_frames(off, times, quiet, Path(out).name), fps)
     finally:
         off.release()
     return len(times)

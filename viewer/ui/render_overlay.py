@@ -105,25 +105,11 @@ def render_png(scene: Scene, out: str | Path, t: float, clip: Clip | None = None
                view: headless.View | None = None, ctx: moderngl.Context | None = None,
                look: OverlayLook | None = None) -> np.ndarray:
     """``headless.render_png`` with the overlay: one frame at ``t`` seconds to the PNG ``out``."""
-    off = OverlayOffscreen(scene, clip, view, ctx, look)
-    try:
-        rgb = off.frame(t)
-    finally:
-        off.release()
-    headless.save_png(out, rgb)
-    return rgb
+    return headless.write_png(OverlayOffscreen(scene, clip, view, ctx, look), out, t)
 
 
 def export(scene: Scene, out: str | Path, clip: Clip | None, start: float, end: float, fps: float,
            view: headless.View | None = None, quiet: bool = True, ctx: moderngl.Context | None = None,
            look: OverlayLook | None = None) -> int:
     """``headless.export`` with the overlay: a %d PNG sequence, a GIF or an MP4; returns the frame count."""
-    out = str(out)
-    times = headless.frame_times(start, end, fps)
-    off = OverlayOffscreen(scene, clip, view, ctx, look)
-    try:
-        writer = headless.writer_for(out)
-        writer(out, headless.render_frames(off, times, quiet, Path(out).name), fps)
-    finally:
-        off.release()
-    return len(times)
+    return headless.write_clip(OverlayOffscreen(scene, clip, view, ctx, look), out, start, end, fps, quiet)
