@@ -3,8 +3,9 @@
 One frame (``on_render``): the clock advances by the frame's real time, the pose is set for that time,
 the overlay builds its UI (which may seek, switch clip or mode — the pose is then set again so the
 picture never lags the playhead), the renderer draws the pose, the skeleton / bounds lines and the overlay
-go on top. Input: the overlay sees every event; keys run shortcuts unless an imgui text field is typing;
-mouse buttons drive the camera (left orbit, right / middle pan, wheel zoom, click picks a node) unless
+go on top; in compare view (C, ``--compare``) the 3D view is split into one pane per mode on the same
+clock and camera (``render.compare_view``). Input: the overlay sees every event; keys run shortcuts
+unless an imgui text field is typing; mouse buttons drive the camera (left orbit, right / middle pan, wheel zoom, click picks a node) unless
 the pointer is on the overlay. The same object runs under a real window and moderngl-window's headless
 one (tests call ``on_render`` and the ``on_*`` events with synthetic values).
 """
@@ -21,9 +22,11 @@ import moderngl_window as mglw
 import numpy as np
 
 from viewer.clock import Clock
+from viewer.compare import pane_rects
 from viewer.errors import GltfError
 from viewer.pose import Pose, clip_bounds
 from viewer.render.camera import OrbitCamera
+from viewer.render.compare_view import CompareView
 from viewer.render.overlay_lines import OverlayLines, pick
 from viewer.render.renderer import Renderer, RenderOptions
 from viewer.render.shaders import ProgramCache
@@ -50,6 +53,7 @@ class ViewOptions:
         mode: interpolation mode.
         fps: frame rate of frame stepping and the ruler's frame numbers.
         screenshot_dir: where P saves PNGs.
+        compare: modes of the compare panes (2–4); given, the viewer starts in compare view (C toggles).
     """
 
     path: Path
@@ -60,6 +64,7 @@ class ViewOptions:
     mode: str = "authored"
     fps: float = 30.0
     screenshot_dir: Path = Path(".")
+    compare: tuple[str, ...] | None = None
 
 
 class ViewerApp(mglw.WindowConfig):
@@ -93,13 +98,14 @@ class ViewerApp(mglw.WindowConfig):
         self.scene = scene if scene is not None else load(options.path)
         self._make_gpu(self.scene)
         clock = Clock(speed=options.speed)
-        self.state = ViewerState(self.scene, clock, options.animation, options.mode, options.fps)
+        self.state = ViewerState(self.scene, clock, options.animation, options.mode, options.fps, options.compare)
         clock.seek(options.time)
         if not options.paused:
             clock.play()
         self.camera = OrbitCamera()
         self._bounds_key = None
         self.frame_scene()
+        self._panes_key = self._panes()
 
     # --- the frame ---------------------------------------------------------------------------------
     def on_render(self, time: float, frame_time: float) -> None:
@@ -111,6 +117,9 @@ class ViewerApp(mglw.WindowConfig):
             self._pose_now()
         else:
             self.overlay.hide()
+        if self._panes() != self._panes_key:  # compare view on / off, or a pane more or less: refit
+            self._panes_key = self._panes()
+            self.frame_scene()
         self._draw_scene(self.wnd.fbo)
         if state.display.overlay:
             self.overlay.render()
@@ -137,9 +146,15 @@ class ViewerApp(mglw.WindowConfig):
         w, h = self.wnd.size
         fbo.viewport = self.overlay.layout.scene_viewport() if self.state.display.overlay else (0, 0, w, h)
         self.ctx.wireframe = d.wireframe
-        self.renderer.render(self.pose, self.camera, fbo, RenderOptions(grid=d.grid))
+        s = self.state
+        if d.compare:  # one pane per mode on one clock and camera
+            self.compare_view.draw(self.renderer, self.camera, fbo, (0, 0, w, self._view_height()), h, s.clip,
+                                   s.clock.t, s.compare_modes, RenderOptions(grid=d.grid), d.trails, s.selected_node)
+        else:
+            self.renderer.render(self.pose, self.camera, fbo, RenderOptions(grid=d.grid))
         self.ctx.wireframe = False
-        self.lines.draw(self.pose, self.view_projection(), d.skeleton, d.bounds, self.state.selected_node)
+        if not d.compare:
+            self.lines.draw(self.pose, self.view_projection(), d.skeleton, d.bounds, s.selected_node)
         fbo.viewport = full
         fbo.use()
 
@@ -147,8 +162,14 @@ class ViewerApp(mglw.WindowConfig):
         """Pixels of window height the 3D view gets: all of it, less the bar when the overlay shows."""
         return self.overlay.layout.scene_viewport()[3] if self.state.display.overlay else self.wnd.size[1]
 
+    def _panes(self) -> int:
+        """Panes the 3D view is split into now (1 outside compare view)."""
+        return len(self.state.compare_modes) if self.state.display.compare else 1
+
     def _aspect(self) -> float:
-        return self.wnd.size[0] / max(self._view_height(), 1)
+        """Width / height of (the first pane of) the 3D view: the camera is fitted to it."""
+        _, _, w, h = pane_rects(self._panes(), self.wnd.size[0], max(self._view_height(), 1))[0]
+        return w / max(h, 1)
 
     def view_projection(self) -> np.ndarray:
         """(4, 4) projection × view of the 3D view now (math convention)."""
@@ -159,6 +180,7 @@ class ViewerApp(mglw.WindowConfig):
     def _make_gpu(self, scene) -> None:
         self.renderer = Renderer(self.ctx, scene, self.programs)
         self.lines = OverlayLines(self.ctx, self.programs, scene)
+        self.compare_view = CompareView(self.ctx, self.programs, scene)
         self.pose = Pose(scene)
         self._posed = None
 
@@ -175,6 +197,7 @@ class ViewerApp(mglw.WindowConfig):
             return False
         self.renderer.release()
         self.lines.release()
+        self.compare_view.release()
         self.scene = scene
         self._make_gpu(scene)
         self.state.set_scene(scene, keep=keep_view)
@@ -267,10 +290,16 @@ class ViewerApp(mglw.WindowConfig):
         self.overlay.mouse_button(button, False)
         drag, self._drag = self._drag, None
         if drag and not drag["moved"] and button == self.wnd.mouse.left:
-            size = (self.wnd.size[0], self._view_height())
-            node = pick(self.pose.world, np.arange(len(self.scene.nodes)), self.view_projection(), size, x, y)
+            node = self._pick(x, y)
             if node is not None:
                 self.state.select_node(node)
+
+    def _pick(self, x: int, y: int) -> int | None:
+        """The node shown nearest window point (x, y): in the 3D view, or in the compare pane clicked."""
+        if self.state.display.compare:
+            return self.compare_view.pick(x, y, self.state.compare_modes)
+        size = (self.wnd.size[0], self._view_height())
+        return pick(self.pose.world, np.arange(len(self.scene.nodes)), self.view_projection(), size, x, y)
 
     def on_mouse_scroll_event(self, x_offset: float, y_offset: float) -> None:
         if self.state.display.overlay and self.overlay.captures_mouse(*self._pointer):
@@ -295,6 +324,7 @@ class ViewerApp(mglw.WindowConfig):
         self._released = True
         self.overlay.release()
         self.lines.release()
+        self.compare_view.release()
         self.renderer.release()
         self.programs.release()
 

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from viewer.animation.modes import MODES
+from viewer.compare import modes_argument
 
 SIZE = re.compile(r"^(\d+)x(\d+)$")
 MAX_SIZE = 16384
@@ -84,6 +85,12 @@ def add_render_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--overlay", action="store_true",
                    help="draw the viewer's timeline and panels over the frames, as the window shows them")
+    p.add_argument("--compare", type=modes_argument, default=None, metavar="M1,M2[,M3[,M4]]",
+                   help="one pane per interpolation mode, side by side (2x2 for four), one camera and time")
+    p.add_argument("--trails", action="store_true", help="with --compare: motion trails with key dots")
+    p.add_argument("--curves", action="store_true", help="with --compare: plot the channel in every mode below")
+    p.add_argument("--node", type=int, default=None, metavar="K",
+                   help="with --compare: node the trails and curves follow (default: every animated node)")
     return p
 
 
@@ -166,7 +173,21 @@ def run_render(args) -> int:
     if end < start:
         raise UsageError(f"animview render: --end {end} is before --start {start}")
     render_png, export = headless.render_png, headless.export
-    if args.overlay:
+    if args.compare is None and (args.trails or args.curves or args.node is not None):
+        raise UsageError("animview render: --trails, --curves and --node go with --compare")
+    if args.compare is not None:
+        if args.overlay:
+            raise UsageError("animview render: --compare and --overlay cannot be combined")
+        if args.node is not None and not 0 <= args.node < len(scene.nodes):
+            raise UsageError(f"animview render: --node {args.node} is not in {scene.path}")
+        from functools import partial
+
+        from viewer import compare_export
+
+        look = compare_export.CompareLook(args.compare, args.trails, args.curves, args.node)
+        render_png = partial(compare_export.render_png, look=look)
+        export = partial(compare_export.export, look=look)
+    elif args.overlay:
         from viewer.ui import render_overlay
 
         render_png, export = render_overlay.render_png, render_overlay.export

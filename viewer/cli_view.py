@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from viewer.animation.modes import MODES
+from viewer.compare import modes_argument
 
 DEMO_FILE = "interpolation.gltf"
 WINDOW_CLASSES = ("pyglet", "glfw", "sdl2", "pygame2", "pyqt5", "pyside2", "tk", "headless")
@@ -56,6 +57,8 @@ def add_view_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time", type=_finite, default=0.0, metavar="T", help="start at T seconds")
     parser.add_argument("--mode", choices=MODES, default="authored", help="interpolation mode")
     parser.add_argument("--fps", type=_positive, default=30.0, help="frame rate for frame stepping and the ruler")
+    parser.add_argument("--compare", type=modes_argument, default=None, metavar="M1,M2[,M3[,M4]]",
+                        help="start in compare view: one pane per interpolation mode (C toggles it)")
     parser.add_argument("--window", choices=WINDOW_CLASSES, default="pyglet",
                         help="moderngl-window window class (default pyglet; headless needs --backend egl)")
     parser.add_argument("--backend", help="context backend, e.g. egl for --window headless")
@@ -80,7 +83,8 @@ def run_view(args: argparse.Namespace) -> int:
     from viewer.app import ViewerApp, ViewOptions
 
     options = ViewOptions(path=path, animation=args.animation, speed=args.speed, paused=args.paused,
-                          time=args.time, mode=args.mode, fps=args.fps, screenshot_dir=args.screenshot_dir)
+                          time=args.time, mode=args.mode, fps=args.fps, screenshot_dir=args.screenshot_dir,
+                          compare=args.compare)
     try:
         wnd = open_window(args.window, args.size, args.backend)
     except Exception as exc:  # pyglet / glfw raise their own types when there is no display

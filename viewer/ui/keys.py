@@ -36,6 +36,7 @@ BINDINGS: tuple[tuple[str, bool | None, str], ...] = (
     ("J", SHIFT_ANY, "toggle_skeleton"),
     ("W", SHIFT_ANY, "toggle_wireframe"),
     ("B", SHIFT_ANY, "toggle_bounds"),
+    ("C", SHIFT_ANY, "toggle_compare"),
     ("P", SHIFT_ANY, "screenshot"),
     ("R", SHIFT_ANY, "reload"),
     ("SLASH", SHIFT_ANY, "help"),  # "?" is Shift+"/"
@@ -53,6 +54,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("K", "pause at every keyframe"),
     ("F", "frame the scene"),
     ("G / J / W / B", "grid / skeleton / wireframe / bounds"),
+    ("C", "compare view: one pane per interpolation mode"),
     ("H", "hide the overlay"),
     ("P", "save a screenshot (PNG)"),
     ("R", "reload the file"),
@@ -109,6 +111,7 @@ ACTIONS: dict[str, Callable[[ViewerState], object]] = {
     "toggle_skeleton": _toggle("skeleton"),
     "toggle_wireframe": _toggle("wireframe"),
     "toggle_bounds": _toggle("bounds"),
+    "toggle_compare": _toggle("compare"),
     "help": _toggle("help"),
     **{f"clip_{n}": _clip(n) for n in range(1, 10)},
 }

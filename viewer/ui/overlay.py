@@ -11,11 +11,12 @@ The overlay only changes ``ViewerState``; it never touches the scene's GL resour
 """
 from __future__ import annotations
 
-from imgui_bundle import imgui
+from imgui_bundle import imgui, implot
 from moderngl_window.integrations.imgui_bundle import ModernGLRenderer
 
+from viewer.compare import pane_rects
 from viewer.pose import Pose
-from viewer.ui import dope_sheet, panels
+from viewer.ui import compare_panel, curve_view, dope_sheet, panels
 from viewer.ui import timeline as tl
 from viewer.ui.state import ViewerState
 
@@ -50,6 +51,7 @@ class Overlay:
     def __init__(self, ctx, size: tuple[int, int]) -> None:
         self._context = imgui.create_context()
         imgui.set_current_context(self._context)
+        self._plot_context = implot.create_context()  # the curve window's plots
         io = imgui.get_io()
         io.set_ini_filename("")  # no imgui.ini next to the user's files
         io.config_input_text_cursor_blink = False  # a paused viewer draws identical frames
@@ -68,6 +70,7 @@ class Overlay:
 
     def _use(self) -> imgui.IO:
         imgui.set_current_context(self._context)
+        implot.set_current_context(self._plot_context)
         return imgui.get_io()
 
     def resize(self, width: int, height: int) -> None:
@@ -137,6 +140,13 @@ class Overlay:
         self.widgets = dope_sheet.draw_bar(state, self.layout)
         rects = [self.widgets["bar"], panels.draw_view_panel(state),
                  panels.draw_node_panel(state, pose, width, self.layout.top)]
+        if state.display.compare:
+            compare_panel.draw_pane_labels(pane_rects(len(state.compare_modes), width, int(self.layout.top)),
+                                           state.compare_modes)
+            rects.append(compare_panel.draw_compare_panel(state))
+            curves = curve_view.draw_curve_window(state, width, self.layout.top)
+            if curves is not None:
+                rects.append(curves)
         help_rect = panels.draw_help(state, width, height)
         if help_rect is not None:
             rects.append(help_rect)
@@ -162,4 +172,5 @@ class Overlay:
         self._released = True
         self._use()
         self.renderer.shutdown()
+        implot.destroy_context(self._plot_context)
         imgui.destroy_context(self._context)

@@ -41,6 +41,7 @@ def draw_view_panel(state: ViewerState) -> Rect:
     _, d.wireframe = imgui.checkbox("wireframe (W)", d.wireframe)
     _, d.grid = imgui.checkbox("grid (G)", d.grid)
     _, d.bounds = imgui.checkbox("bounds (B)", d.bounds)
+    _, d.compare = imgui.checkbox("compare modes (C)", d.compare)
     imgui.set_next_item_width(130)
     index = MODES.index(state.mode) if state.mode in MODES else 0
     changed, index = imgui.combo("interpolation", index, list(MODES))

@@ -9,10 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from viewer.animation.clip import Clip
+from viewer.animation.modes import MODES
 from viewer.clock import Clock
+from viewer.compare import MAX_PANES, MIN_PANES
 from viewer.scene import Scene
 
 DEFAULT_FPS = 30.0
+DEFAULT_COMPARE = ("step", "linear", "catmull-rom")
 
 
 @dataclass
@@ -27,6 +30,8 @@ class Display:
         wireframe: meshes as lines (W).
         bounds: the posed scene's bounding box (B).
         channels: the dope sheet expanded into one row per channel.
+        compare: the view split into one pane per compared mode (C).
+        trails: motion trails in the compare panes.
     """
 
     overlay: bool = True
@@ -36,6 +41,8 @@ class Display:
     wireframe: bool = False
     bounds: bool = False
     channels: bool = False
+    compare: bool = False
+    trails: bool = True
 
 
 class ViewerState:
@@ -47,17 +54,24 @@ class ViewerState:
         clip_index: which animation plays (ignored when the file has none).
         mode: interpolation mode name (``viewer.animation.modes.MODES``), "authored" by default.
         fps: frame rate of the ruler's frame numbers and of frame stepping.
+        compare: modes of the compare panes; given, the viewer starts in compare view.
     """
 
     def __init__(self, scene: Scene, clock: Clock | None = None, clip_index: int = 0,
-                 mode: str = "authored", fps: float = DEFAULT_FPS) -> None:
+                 mode: str = "authored", fps: float = DEFAULT_FPS, compare: tuple[str, ...] | None = None) -> None:
         self.scene = scene
         self.clock = clock or Clock()
         self.clock.frame_rate = fps
         self.clip_index = -1
         self.selected_node: int | None = None
         self.mode = mode
-        self.display = Display()
+        self.display = Display(compare=compare is not None)
+        self.compare_modes: list[str] = list(compare or DEFAULT_COMPARE)
+        """One pane per mode, in order (2 to 4, each mode at most once)."""
+        self.curve_channel: int | None = None
+        """Channel the curve window plots (None: the selected node's first)."""
+        self.curve_euler = True
+        """Rotation curves as Euler degrees (else quaternion components)."""
         self.message = ""
         """One line shown in the bar: the last error or saved screenshot."""
         self.select_clip(clip_index if scene.clips else 0)
@@ -104,6 +118,31 @@ class ViewerState:
     def select_node(self, node: int | None) -> None:
         """Select a node by glTF index (None clears); out-of-range indices clear too."""
         self.selected_node = node if node is not None and 0 <= node < len(self.scene.nodes) else None
+
+    def add_pane(self) -> bool:
+        """Add a pane with the first mode not yet shown; False when there are already ``MAX_PANES``."""
+        free = [m for m in MODES if m not in self.compare_modes]
+        if len(self.compare_modes) >= MAX_PANES or not free:
+            return False
+        self.compare_modes.append(free[0])
+        return True
+
+    def remove_pane(self, index: int) -> bool:
+        """Remove pane ``index``; False when only ``MIN_PANES`` are left (or no such pane)."""
+        if len(self.compare_modes) <= MIN_PANES or not 0 <= index < len(self.compare_modes):
+            return False
+        del self.compare_modes[index]
+        return True
+
+    def set_pane(self, index: int, mode: str) -> bool:
+        """Show ``mode`` in pane ``index``; a pane already showing it swaps to this pane's old mode."""
+        if mode not in MODES or not 0 <= index < len(self.compare_modes):
+            return False
+        if mode in self.compare_modes:
+            other = self.compare_modes.index(mode)
+            self.compare_modes[other] = self.compare_modes[index]
+        self.compare_modes[index] = mode
+        return True
 
     def clip_label(self, index: int) -> str:
         """``"2. Walk (0.71 s)"``: number key, name, duration."""

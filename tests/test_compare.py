@@ -1,0 +1,111 @@
+"""``viewer/compare.py``: pane layout, trails, curves and readouts of the compare view (no GL)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from viewer import compare
+from viewer.animation.modes import MODES
+from viewer.pose import Pose
+from viewer.resources import asset_path
+from viewer.sampling import sample_animations
+from viewer.scene import load
+
+
+@pytest.fixture(scope="module")
+def irregular():
+    return load(asset_path("irregular.gltf"))
+
+
+@pytest.fixture(scope="module")
+def arm():
+    return load(asset_path("skinned_arm.gltf"))
+
+
+def test_parse_modes_checks_names_and_count():
+    assert compare.parse_modes("step, linear,catmull-rom") == ("step", "linear", "catmull-rom")
+    for bad in ("linear", "step,linear,cubicspline,catmull-rom,cubic-zero", "step,bogus", "step,step"):
+        with pytest.raises(ValueError):
+            compare.parse_modes(bad)
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 4])
+def test_pane_rects_tile_the_area(count):
+    rects = compare.pane_rects(count, 1001, 501)
+    assert len(rects) == count
+    area = np.zeros((501, 1001), int)
+    for x, y, w, h in rects:
+        area[y: y + h, x: x + w] += 1
+    assert (area == 1).all()
+    rows = {y for _, y, _, _ in rects}
+    assert len(rows) == (2 if count == 4 else 1)
+
+
+def test_gl_viewport_flips_y():
+    assert compare.gl_viewport((10, 0, 100, 40), 100) == (10, 60, 100, 40)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_world_positions_match_pose_at_every_time(arm, mode):
+    clip = arm.clips[0]
+    times = np.array([-0.2, 0.0, 0.37, 1.1, clip.duration, clip.duration + 1])
+    batch = compare.world_positions(arm, clip, times, mode)
+    pose = Pose(arm)
+    for f, t in enumerate(times):
+        pose.set_time(clip, t, mode)
+        np.testing.assert_allclose(batch[f], pose.world[:, :3, 3], atol=1e-12)
+
+
+def test_linear_trail_passes_through_every_key_position(irregular):
+    clip = irregular.clips[0]
+    tr = compare.trail(irregular, clip, "linear")
+    assert list(tr.nodes) == [0]  # the ball; the static key markers are not animated
+    authored = clip.channels[0].curve.values
+    np.testing.assert_allclose(tr.key_points[:, 0], authored, atol=1e-6)
+    # every key position is a vertex of the polyline
+    for p in authored:
+        assert np.min(np.linalg.norm(tr.points[:, 0] - p, axis=1)) < 1e-6
+    assert len(tr.times) > 100 and np.all(np.diff(tr.times) > 0)
+
+
+def test_trails_agree_at_keys_and_differ_between(irregular):
+    clip = irregular.clips[0]
+    trails = {m: compare.trail(irregular, clip, m) for m in ("step", "linear", "catmull-rom")}
+    for m, tr in trails.items():
+        np.testing.assert_allclose(tr.key_points, trails["linear"].key_points, atol=1e-6, err_msg=m)
+    gap = np.abs(trails["catmull-rom"].points - trails["linear"].points).max()
+    assert gap > 0.1
+    np.testing.assert_allclose(trails["linear"].at(0.15), [[-2.0, 0.25, 0.0]], atol=1e-6)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_curve_data_equals_sample_output(irregular, arm, mode):
+    for scene in (irregular, arm):
+        clip = scene.clips[0]
+        times = np.linspace(-0.1, clip.duration + 0.1, 23)
+        report = sample_animations(scene, 0, times, mode=mode)["animations"][0]["samples"]
+        for c, ch in enumerate(clip.channels):
+            cv = compare.curve(clip, c, mode, times)
+            expected = np.array([s["nodes"][str(ch.node)][ch.path] for s in report])
+            np.testing.assert_allclose(cv.values, expected, atol=1e-12)
+            assert (cv.euler is not None) == (ch.path == "rotation")
+            np.testing.assert_array_equal(cv.key_times, clip.channel_key_times(c))
+
+
+def test_rotation_curve_has_euler_degrees(arm):
+    clip = arm.clips[0]
+    c = next(i for i, ch in enumerate(clip.channels) if ch.path == "rotation")
+    cv = compare.curve(clip, c, "linear")
+    assert cv.euler.shape == (len(cv.times), 3)
+    assert np.abs(cv.euler).max() > 5.0
+
+
+def test_readout_differences_from_authored(irregular):
+    clip = irregular.clips[0]
+    r = compare.readout(clip, 0, 0.3 + 0.075, ("authored", "step", "catmull-rom"))
+    np.testing.assert_allclose(r["authored"]["Δ translation"], 0.0)
+    np.testing.assert_allclose(r["step"]["translation"], clip.channels[0].curve.values[1], atol=1e-6)
+    assert np.abs(r["catmull-rom"]["Δ translation"]).max() > 1e-3
+    at_key = compare.readout(clip, 0, float(clip.key_times[2]), tuple(MODES))
+    for m in MODES:
+        np.testing.assert_allclose(at_key[m]["Δ translation"], 0.0, atol=1e-6)

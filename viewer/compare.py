@@ -1,0 +1,208 @@
+"""Comparing interpolation modes side by side: pane layout, mode colours, trails, curves and readouts.
+
+Pure numpy (no GL, no window), so every number the compare view draws is tested on its own:
+
+* ``pane_rects``: 2–3 panes side by side in one row, 4 panes as 2 × 2 (window pixels, origin top-left).
+* ``trail``: the world-space path of nodes over the whole clip in one mode, sampled densely with one
+  batch ``Clip.sample(times, mode)`` and posed for all F times at once (T·R·S composed for (F, N) and
+  multiplied down the hierarchy level by level with batched matmul — the same rule as ``pose.py``).
+* ``curve``: one channel's components over time per mode (rotations also as Euler degrees).
+* ``readout``: the selected node's local values in every mode at one time, and the difference from
+  ``authored``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from viewer import math3d
+from viewer.animation.clip import Clip
+from viewer.animation.modes import MODES
+from viewer.pose import Pose
+from viewer.scene import Scene
+
+MIN_PANES, MAX_PANES = 2, 4
+TRAIL_SAMPLES = 240  # even samples over the clip, key times added (enough for a smooth polyline)
+# one colour per mode (sRGB 0..1): trails, curve lines and pane labels use the same one
+MODE_COLORS = {
+    "authored": (0.92, 0.92, 0.92),
+    "step": (0.95, 0.35, 0.30),
+    "linear": (0.35, 0.85, 0.40),
+    "cubicspline": (0.35, 0.60, 1.00),
+    "catmull-rom": (1.00, 0.75, 0.20),
+    "cubic-zero": (0.85, 0.45, 1.00),
+}
+Rect = tuple[int, int, int, int]
+
+
+def parse_modes(text: str) -> tuple[str, ...]:
+    """``"step,linear,catmull-rom"`` → the modes, checked: 2–4 distinct names from ``MODES``.
+
+    Raises:
+        ValueError: with a one-line message saying what is wrong.
+    """
+    names = tuple(m.strip() for m in text.split(",") if m.strip())
+    unknown = [m for m in names if m not in MODES]
+    if unknown:
+        raise ValueError(f"unknown interpolation mode {unknown[0]!r}; choose from {', '.join(MODES)}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"each mode may appear once, got {text!r}")
+    if not MIN_PANES <= len(names) <= MAX_PANES:
+        raise ValueError(f"compare wants {MIN_PANES} to {MAX_PANES} modes, got {len(names)}")
+    return names
+
+
+def modes_argument(text: str) -> tuple[str, ...]:
+    """``parse_modes`` for argparse (``--compare``): a bad list is an argument error, one line."""
+    import argparse
+
+    try:
+        return parse_modes(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def pane_rects(count: int, width: int, height: int) -> list[Rect]:
+    """(x, y, w, h) pixel rectangles (origin top-left) of ``count`` panes filling width × height.
+
+    1–3 panes share one row; 4 panes form a 2 × 2 grid (reading order). Rectangles tile the area exactly:
+    the last column and row take the pixels a whole-number split leaves over.
+    """
+    if count < 1:
+        return []
+    cols, rows = (2, 2) if count == 4 else (count, 1)
+    xs = [round(width * i / cols) for i in range(cols + 1)]
+    ys = [round(height * j / rows) for j in range(rows + 1)]
+    return [(xs[i], ys[j], xs[i + 1] - xs[i], ys[j + 1] - ys[j]) for j in range(rows) for i in range(cols)][:count]
+
+
+def gl_viewport(rect: Rect, height: int) -> Rect:
+    """An (x, y, w, h) rectangle with origin top-left as an OpenGL viewport (origin bottom-left)."""
+    x, y, w, h = rect
+    return x, height - y - h, w, h
+
+
+def trail_times(clip: Clip, samples: int = TRAIL_SAMPLES) -> np.ndarray:
+    """Dense times (seconds) over the clip: ``samples`` even ones plus every key time, sorted, unique."""
+    return np.union1d(np.linspace(0.0, clip.duration, max(int(samples), 2)), clip.key_times)
+
+
+def animated_nodes(scene: Scene, clip: Clip) -> np.ndarray:
+    """Nodes whose translation, rotation or scale the clip animates (the default trail nodes)."""
+    return np.flatnonzero(Pose(scene).binding(clip).animated)
+
+
+def world_positions(scene: Scene, clip: Clip, times: np.ndarray, mode: str) -> np.ndarray:
+    """World-space origins (F, N, 3) of every node at each of F times (seconds) in ``mode``."""
+    times = np.asarray(times, dtype=np.float64).reshape(-1)
+    nodes = scene.nodes
+    binding = Pose(scene).binding(clip)
+    values = clip.sample(times, mode)  # (F, C, W)
+    count = len(times)
+    trs = {"translation": nodes.translation, "rotation": nodes.rotation, "scale": nodes.scale}
+    batch = {p: np.broadcast_to(v, (count,) + v.shape).copy() for p, v in trs.items()}
+    for path, target in batch.items():
+        rows = binding.rows[path]
+        if len(rows):
+            target[:, binding.nodes[path]] = values[:, rows, : target.shape[2]]
+    local = math3d.compose_trs(batch["translation"], batch["rotation"], batch["scale"])  # (F, N, 4, 4)
+    fixed = np.flatnonzero(nodes.has_matrix & ~binding.animated)
+    if len(fixed):
+        local[:, fixed] = nodes.matrix[fixed]
+    world = np.empty_like(local)
+    for depth in range(int(nodes.depth.max(initial=-1)) + 1):
+        idx = np.flatnonzero(nodes.depth == depth)
+        world[:, idx] = local[:, idx] if depth == 0 else world[:, nodes.parent[idx]] @ local[:, idx]
+    return world[..., :3, 3]
+
+
+@dataclass(frozen=True)
+class Trail:
+    """One mode's motion trail.
+
+    Attributes:
+        mode: the interpolation mode.
+        nodes: (K,) node indices followed.
+        times: (F,) sample times, seconds (every key time among them).
+        points: (F, K, 3) world positions of each node at each time.
+        key_times: (M,) the clip's key times, seconds.
+        key_points: (M, K, 3) world positions at the key times.
+    """
+
+    mode: str
+    nodes: np.ndarray
+    times: np.ndarray
+    points: np.ndarray
+    key_times: np.ndarray
+    key_points: np.ndarray
+
+    def at(self, t: float) -> np.ndarray:
+        """(K, 3) positions at time t (seconds), linearly between samples (for the current-time marker)."""
+        flat = self.points.reshape(len(self.times), -1)
+        at = [np.interp(t, self.times, flat[:, j]) for j in range(flat.shape[1])]
+        return np.asarray(at).reshape(self.points.shape[1:])
+
+
+def trail(scene: Scene, clip: Clip, mode: str, nodes: np.ndarray | None = None,
+          samples: int = TRAIL_SAMPLES) -> Trail:
+    """The world path of ``nodes`` (default: every animated node) over the whole clip in ``mode``."""
+    nodes = animated_nodes(scene, clip) if nodes is None else np.asarray(nodes, dtype=np.int64).reshape(-1)
+    times = trail_times(clip, samples)
+    points = world_positions(scene, clip, times, mode)[:, nodes]
+    key_index = np.searchsorted(times, clip.key_times)
+    return Trail(mode, nodes, times, points, clip.key_times.copy(), points[key_index])
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One channel's values over time in one mode.
+
+    Attributes:
+        times: (F,) seconds.
+        values: (F, W) the channel's components (quaternion [x, y, z, w] for rotations).
+        euler: (F, 3) intrinsic X-Y-Z Euler degrees for rotations, else None.
+        key_times, key_values: the channel's own keys as this mode passes them, (M,) and (M, W).
+    """
+
+    times: np.ndarray
+    values: np.ndarray
+    euler: np.ndarray | None
+    key_times: np.ndarray
+    key_values: np.ndarray
+
+
+def curve(clip: Clip, channel: int, mode: str, times: np.ndarray | None = None) -> Curve:
+    """Channel ``channel`` of ``clip`` sampled at ``times`` (default ``trail_times``) in ``mode``."""
+    times = trail_times(clip) if times is None else np.asarray(times, dtype=np.float64).reshape(-1)
+    ch = clip.channels[channel]
+    keys = clip.channel_key_times(channel)
+    values = clip.sample(times, mode)[:, channel, : ch.width]
+    key_values = clip.sample(keys, mode)[:, channel, : ch.width]
+    if ch.path == "rotation":  # as ``animview sample`` reports them: unit quaternions
+        values, key_values = math3d.quat_normalize(values), math3d.quat_normalize(key_values)
+    euler = math3d.quat_to_euler_degrees(values) if ch.path == "rotation" else None
+    return Curve(times, values, euler, keys, key_values)
+
+
+def readout(clip: Clip, node: int, t: float, modes: tuple[str, ...]) -> dict[str, dict[str, np.ndarray]]:
+    """The node's animated local values at time t (seconds) per mode: {mode: {path: (W,)}}.
+
+    A ``"Δ " + path`` entry holds the difference from ``authored`` (for rotations, the angle between the
+    two quaternions in degrees, which does not depend on the quaternions' signs).
+    """
+    rows = [(c, ch.path, ch.width) for c, ch in enumerate(clip.channels) if ch.node == node]
+    reference = clip.sample(float(t), "authored")
+    out: dict[str, dict[str, np.ndarray]] = {}
+    for mode in modes:
+        values = clip.sample(float(t), mode)
+        entry: dict[str, np.ndarray] = {}
+        for c, path, width in rows:
+            v, ref = values[c, :width], reference[c, :width]
+            entry[path] = v.copy()
+            if path == "rotation":
+                entry["Δ " + path] = np.atleast_1d(np.degrees(math3d.quat_angle_between(v, ref)))
+            else:
+                entry["Δ " + path] = v - ref
+        out[mode] = entry
+    return out

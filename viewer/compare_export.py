@@ -1,0 +1,126 @@
+"""``animview render FILE --compare step,linear,… -o OUT``: the compare view composed into headless frames.
+
+One offscreen frame holds a pane per mode (side by side, 2 × 2 for four), all posed at the same time and
+seen by one camera, each labelled with its mode; with trails, every pane shows every mode's path (its own
+opaque, the others faded) with key dots and a marker at the time; with curves, a strip along the bottom
+plots the selected channel in every mode with the playhead. Frames come out of the same ``Renderer`` as
+the window, drawn with ``render.panes``; contexts come from ``viewer.headless`` (through ``Offscreen``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import moderngl
+import numpy as np
+
+from viewer import compare, headless
+from viewer.animation.clip import Clip
+from viewer.compare_plot import draw_curves, draw_labels
+from viewer.pose import Pose, clip_bounds
+from viewer.render.panes import Pane, render_panes
+from viewer.render.trails import TrailLines
+from viewer.scene import Scene
+
+CURVE_FRACTION = 0.3  # of the frame's height, for the curve strip
+
+
+@dataclass
+class CompareLook:
+    """What the composed frames show.
+
+    Attributes:
+        modes: 2–4 interpolation modes, one pane each.
+        trails: draw motion trails.
+        curves: add the curve strip at the bottom.
+        node: node the trails follow and the curves show (None: trails follow every animated node and the
+            curves show the clip's first channel).
+    """
+
+    modes: tuple[str, ...] = ("step", "linear", "catmull-rom")
+    trails: bool = False
+    curves: bool = False
+    node: int | None = None
+
+
+def curve_channel(clip: Clip, node: int | None) -> int | None:
+    """The channel the curve strip plots: the node's translation, else its first channel; else channel 0."""
+    rows = [c for c, ch in enumerate(clip.channels) if node is None or ch.node == node]
+    if not rows:
+        return None
+    moving = [c for c in rows if clip.channels[c].path == "translation"]
+    return (moving or rows)[0]
+
+
+class CompareOffscreen(headless.Offscreen):
+    """An ``Offscreen`` whose frames are compare panes (labels, trails, curves)."""
+
+    def __init__(self, scene: Scene, clip: Clip | None, view: headless.View | None = None,
+                 ctx: moderngl.Context | None = None, look: CompareLook | None = None) -> None:
+        super().__init__(scene, clip, view, ctx)
+        self.look = look or CompareLook()
+        w, h = self.view.size
+        self.channel = curve_channel(clip, self.look.node) if clip is not None and self.look.curves else None
+        self.strip_h = int(round(h * CURVE_FRACTION)) if self.channel is not None else 0
+        self.rects = compare.pane_rects(len(self.look.modes), w, h - self.strip_h)
+        self.poses = [Pose(scene) for _ in self.look.modes]
+        nodes = None if self.look.node is None else [self.look.node]
+        self.trails = [compare.trail(scene, clip, m, nodes) for m in self.look.modes] \
+            if self.look.trails and clip is not None else []
+        self.trail_lines = TrailLines(self.ctx, self.renderer.programs)
+        self.curves = {m: compare.curve(clip, self.channel, m) for m in self.look.modes} \
+            if self.channel is not None else {}
+        self._fit_panes()
+
+    def _fit_panes(self) -> None:
+        """Ground and auto camera fitted to every mode's bounds (an overshooting mode stays in view)."""
+        boxes = [clip_bounds(self.scene, self.clip, mode=m) for m in self.look.modes]
+        lo = np.min([b[0] for b in boxes], axis=0)
+        hi = np.max([b[1] for b in boxes], axis=0)
+        self.make_current()
+        self.renderer.set_ground(lo, hi)
+        if self.view.camera == "auto":
+            _, _, w, h = self.rects[0]
+            self.camera.fit(lo, hi, w / max(h, 1))
+            self.camera.distance /= self.view.zoom
+
+    def frame(self, t: float, components: int = 3) -> np.ndarray:
+        """The composed picture at clip time ``t`` (seconds), (height, width, components) uint8."""
+        height = self.view.size[1]
+        panes = []
+        for mode, pose, rect in zip(self.look.modes, self.poses, self.rects):
+            pose.set_time(self.clip, t, mode)
+            panes.append(Pane(mode, pose, compare.gl_viewport(rect, height)))
+        self.make_current()
+        fbo = self.target.fbo
+        fbo.use()
+        fbo.clear(*self.view.options.background, 1.0)
+        render_panes(self.renderer, panes, self.camera, fbo, self.view.options, self.trail_lines, self.trails, t)
+        rgb = draw_labels(self.target.read(3), self.rects, self.look.modes)
+        if self.curves:
+            ch = self.clip.channels[self.channel]
+            title = f"{self.scene.nodes.names[ch.node]} · {ch.path}" + (" (Euler degrees)" if ch.path == "rotation" else "")
+            strip = (0, height - self.strip_h, self.view.size[0], self.strip_h)
+            rgb = draw_curves(rgb, strip, self.curves, ch.path, title, t)
+        if components == 4:
+            return np.dstack([rgb, np.full(rgb.shape[:2], 255, np.uint8)])
+        return np.ascontiguousarray(rgb)
+
+    def release(self) -> None:
+        self.make_current()
+        self.trail_lines.release()
+        super().release()
+
+
+def render_png(scene: Scene, out: str | Path, t: float, clip: Clip | None = None,
+               view: headless.View | None = None, ctx: moderngl.Context | None = None,
+               look: CompareLook | None = None) -> np.ndarray:
+    """``headless.render_png`` for the compare view: one composed frame at ``t`` seconds to the PNG ``out``."""
+    return headless.write_png(CompareOffscreen(scene, clip, view, ctx, look), out, t)
+
+
+def export(scene: Scene, out: str | Path, clip: Clip | None, start: float, end: float, fps: float,
+           view: headless.View | None = None, quiet: bool = True, ctx: moderngl.Context | None = None,
+           look: CompareLook | None = None) -> int:
+    """``headless.export`` for the compare view: a %d PNG sequence, a GIF or an MP4; returns the frame count."""
+    return headless.write_clip(CompareOffscreen(scene, clip, view, ctx, look), out, start, end, fps, quiet)

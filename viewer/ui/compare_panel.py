@@ -1,0 +1,86 @@
+"""The compare view's overlay: pane labels, and the "Compare" panel (panes, trails, readout).
+
+The panel adds, removes and changes panes (2 to 4, each mode once), switches trails, and reads out the
+selected node's local values in every compared mode at the current time with the difference from
+``authored`` (for rotations the angle between the two, in degrees). It only changes ``ViewerState``.
+"""
+from __future__ import annotations
+
+import numpy as np
+from imgui_bundle import imgui
+
+from viewer import compare
+from viewer.animation.modes import MODES
+from viewer.ui.state import ViewerState
+
+PANEL_W = 470
+MARGIN = 8
+PANEL_Y = 215  # under the View panel
+PANEL_FLAGS = imgui.WindowFlags_.no_saved_settings | imgui.WindowFlags_.no_focus_on_appearing
+Rect = tuple[float, float, float, float]
+
+
+def _color(mode: str, alpha: float = 1.0) -> imgui.ImVec4:
+    r, g, b = compare.MODE_COLORS[mode]
+    return imgui.ImVec4(r, g, b, alpha)
+
+
+def draw_pane_labels(rects, modes) -> None:
+    """Each pane's mode in its colour at its top-left corner, and a line between panes (behind the panels)."""
+    draw = imgui.get_background_draw_list()
+    for (x, y, w, h), mode in zip(rects, modes):
+        size = imgui.calc_text_size(mode)
+        draw.add_rect_filled(imgui.ImVec2(x + 4, y + 4), imgui.ImVec2(x + 12 + size.x, y + 8 + size.y),
+                             imgui.get_color_u32(imgui.ImVec4(0.08, 0.09, 0.1, 0.9)))
+        draw.add_text(imgui.ImVec2(x + 8, y + 6), imgui.get_color_u32(_color(mode)), mode)
+        if x > 0:
+            draw.add_line(imgui.ImVec2(x, y), imgui.ImVec2(x, y + h), imgui.get_color_u32(imgui.ImVec4(0.3, 0.32, 0.36, 1)), 2)
+        if y > 0:
+            draw.add_line(imgui.ImVec2(x, y), imgui.ImVec2(x + w, y), imgui.get_color_u32(imgui.ImVec4(0.3, 0.32, 0.36, 1)), 2)
+
+
+def draw_compare_panel(state: ViewerState) -> Rect:
+    """Pane controls, trails toggle and the per-mode readout; returns the window's rectangle."""
+    imgui.set_next_window_pos(imgui.ImVec2(MARGIN, PANEL_Y), imgui.Cond_.first_use_ever)
+    imgui.set_next_window_size(imgui.ImVec2(PANEL_W, 0), imgui.Cond_.always)
+    imgui.begin("Compare", None, PANEL_FLAGS)
+    _, state.display.trails = imgui.checkbox("trails", state.display.trails)
+    remove = None
+    for i, mode in enumerate(list(state.compare_modes)):
+        imgui.set_next_item_width(150)
+        changed, index = imgui.combo(f"pane {i + 1}##pane{i}", MODES.index(mode), list(MODES))
+        if changed:
+            state.set_pane(i, MODES[index])
+        imgui.same_line()
+        if imgui.small_button(f"remove##pane{i}"):
+            remove = i
+    if remove is not None:
+        state.remove_pane(remove)
+    if len(state.compare_modes) < compare.MAX_PANES and imgui.button("add pane"):
+        state.add_pane()
+    imgui.separator()
+    _readout(state)
+    pos, size = imgui.get_window_pos(), imgui.get_window_size()
+    imgui.end()
+    return pos.x, pos.y, size.x, size.y
+
+
+def _readout(state: ViewerState) -> None:
+    clip, node = state.clip, state.selected_node
+    if clip is None or node is None or not any(ch.node == node for ch in clip.channels):
+        imgui.text_disabled("select an animated node for its values per mode")
+        return
+    imgui.text(f"#{node} {state.scene.nodes.names[node]} at {state.clock.t:.3f} s")
+    values = compare.readout(clip, node, state.clock.t, tuple(state.compare_modes))
+    paths = [p for p in next(iter(values.values())) if not p.startswith("Δ")]
+    for path in paths:
+        imgui.text_disabled(f"{path}: value, then difference from authored" + (" (deg)" if path == "rotation" else ""))
+        for mode, entry in values.items():
+            diff = entry["Δ " + path]
+            imgui.text_colored(_color(mode), f"{mode:>11}")
+            imgui.same_line()
+            imgui.text(f"{_vec(entry[path])}  {_vec(diff)}")
+
+
+def _vec(v) -> str:
+    return " ".join(f"{x:7.3f}" for x in np.asarray(v, dtype=np.float64))

@@ -1,0 +1,109 @@
+"""The compare view's curve window (ImPlot): the chosen channel over time, one line per compared mode.
+
+One small plot per component that moves (a translation's constant z gets none); rotations as quaternion
+components or, switched, as intrinsic X-Y-Z Euler degrees. White dots mark the channel's keys, an orange
+line the playhead: dragging it or clicking in a plot seeks the clock there. The numbers are
+``viewer.compare.curve`` — the same values ``animview sample --mode`` prints.
+"""
+from __future__ import annotations
+
+import numpy as np
+from imgui_bundle import imgui, implot
+
+from viewer import compare
+from viewer.ui.state import ViewerState
+
+WINDOW_W = 470
+PLOT_H = 95
+MARGIN = 8
+PLAYHEAD = imgui.ImVec4(1.0, 0.63, 0.16, 1.0)
+KEY = imgui.ImVec4(1.0, 1.0, 1.0, 1.0)
+FLAGS = imgui.WindowFlags_.no_saved_settings | imgui.WindowFlags_.no_focus_on_appearing
+Rect = tuple[float, float, float, float]
+_CURVES: list[tuple[object, int, str, compare.Curve]] = []  # recent (clip, channel, mode, curve), newest first
+CACHED = 8
+
+
+def cached_curve(clip, channel: int, mode: str) -> compare.Curve:
+    """``compare.curve`` of the whole clip, kept across frames: it depends on no time, and sampling every
+    channel densely each frame would cost a large clip milliseconds."""
+    for entry in _CURVES:
+        if entry[0] is clip and entry[1] == channel and entry[2] == mode:
+            return entry[3]
+    curve = compare.curve(clip, channel, mode)
+    _CURVES[:] = [(clip, channel, mode, curve)] + _CURVES[: CACHED - 1]
+    return curve
+
+
+def default_channel(state: ViewerState) -> int:
+    """The selected node's first channel (its translation if animated), else the clip's first channel."""
+    clip = state.clip
+    rows = [c for c, ch in enumerate(clip.channels) if ch.node == state.selected_node]
+    moving = [c for c in rows if clip.channels[c].path == "translation"]
+    return (moving or rows or [0])[0]
+
+
+def plotted(curve: compare.Curve, euler: bool) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """(F, K) values, (M, K) key values and component names as plotted."""
+    if euler and curve.euler is not None:
+        from viewer import math3d
+
+        return curve.euler, math3d.quat_to_euler_degrees(curve.key_values), ["X deg", "Y deg", "Z deg"]
+    names = list("xyzw"[: curve.values.shape[1]]) if curve.values.shape[1] <= 4 else \
+        [f"w{k}" for k in range(curve.values.shape[1])]
+    return curve.values, curve.key_values, names
+
+
+def draw_curve_window(state: ViewerState, width: int, bar_top: float) -> Rect | None:
+    """The Curves window at the bottom right of the 3D view; None when there is no clip."""
+    clip = state.clip
+    if clip is None or not clip.channels:
+        return None
+    if state.curve_channel is None or state.curve_channel >= len(clip.channels):
+        state.curve_channel = default_channel(state)
+    imgui.set_next_window_pos(imgui.ImVec2(width - MARGIN, bar_top - MARGIN), imgui.Cond_.first_use_ever,
+                              imgui.ImVec2(1.0, 1.0))
+    imgui.set_next_window_size(imgui.ImVec2(WINDOW_W, 0), imgui.Cond_.always)
+    imgui.begin("Curves", None, FLAGS)
+    labels = [state.channel_label(c) for c in range(len(clip.channels))]
+    imgui.set_next_item_width(260)
+    _, state.curve_channel = imgui.combo("channel", state.curve_channel, labels)
+    rotation = clip.channels[state.curve_channel].path == "rotation"
+    if rotation:
+        imgui.same_line()
+        _, state.curve_euler = imgui.checkbox("Euler", state.curve_euler)
+    for i, mode in enumerate(state.compare_modes):  # the legend: the panes' label colours
+        if i:
+            imgui.same_line()
+        imgui.text_colored(imgui.ImVec4(*compare.MODE_COLORS[mode], 1.0), mode)
+    curves = {m: cached_curve(clip, state.curve_channel, m) for m in state.compare_modes}
+    series = {m: plotted(c, rotation and state.curve_euler) for m, c in curves.items()}
+    names = next(iter(series.values()))[2]
+    stacked = np.concatenate([s[0] for s in series.values()])
+    shown = [k for k in range(len(names)) if np.ptp(stacked[:, k]) > 1e-9] or [0]
+    for k in shown:
+        _plot(state, names[k], k, curves, series)
+    pos, size = imgui.get_window_pos(), imgui.get_window_size()
+    imgui.end()
+    return pos.x, pos.y, size.x, size.y
+
+
+def _plot(state: ViewerState, name: str, k: int, curves, series) -> None:
+    flags = implot.Flags_.no_title | implot.Flags_.no_menus | implot.Flags_.no_box_select | implot.Flags_.no_legend
+    if not implot.begin_plot(f"##{name}", imgui.ImVec2(-1, PLOT_H), flags):
+        return
+    implot.setup_axes("", name, implot.AxisFlags_.auto_fit, implot.AxisFlags_.auto_fit)
+    for mode, curve in curves.items():
+        values, key_values, _ = series[mode]
+        r, g, b = compare.MODE_COLORS[mode]
+        implot.set_next_line_style(imgui.ImVec4(r, g, b, 1.0), 2.0)
+        implot.plot_line(mode, np.ascontiguousarray(curve.times), np.ascontiguousarray(values[:, k]))
+        implot.set_next_marker_style(implot.Marker_.circle, 3.0, KEY, 0.0, KEY)
+        implot.plot_scatter(f"##keys {mode}", np.ascontiguousarray(curve.key_times),
+                            np.ascontiguousarray(key_values[:, k]))
+    changed, t, *_ = implot.drag_line_x(k, float(state.clock.t), PLAYHEAD, 2.0)
+    if changed:
+        state.clock.seek(t)
+    elif implot.is_plot_hovered() and imgui.is_mouse_clicked(0):
+        state.clock.seek(float(implot.get_plot_mouse_pos().x))
+    implot.end_plot()
