@@ -109,3 +109,31 @@ def test_readout_differences_from_authored(irregular):
     at_key = compare.readout(clip, 0, float(clip.key_times[2]), tuple(MODES))
     for m in MODES:
         np.testing.assert_allclose(at_key[m]["Δ translation"], 0.0, atol=1e-6)
+
+
+def test_step_trail_jumps_at_keys_and_draws_no_line_across_them(irregular):
+    """STEP never moves between keys: its trail is the key positions, with no segment joining them."""
+    from viewer.render.trails import trail_vertices
+
+    clip = irregular.clips[0]
+    step = compare.trail(irregular, clip, "step")
+    moving = step.nodes.size and np.linalg.norm(np.diff(step.key_points, axis=0), axis=-1) > 1e-6  # (M-1, K)
+    key_index = np.searchsorted(step.times, step.key_times)
+    assert np.array_equal(step.jumps[key_index[1:] - 1], moving)
+    assert step.jumps.sum() == moving.sum()
+    rows, strips, n_keys, n_markers = trail_vertices([step], "step", 0.9)
+    for first, count in strips:
+        pts = rows[first:first + count, :3]
+        assert np.ptp(pts, axis=0).max() < 1e-5, "a drawn STEP segment moves"
+    np.testing.assert_allclose(rows[len(rows) - n_keys - n_markers:len(rows) - n_markers, :3],
+                               step.key_points.reshape(-1, 3), atol=1e-6)
+
+
+@pytest.mark.parametrize("mode", ["linear", "catmull-rom", "cubic-zero"])
+def test_continuous_trails_have_no_jumps(irregular, mode):
+    tr = compare.trail(irregular, irregular.clips[0], mode)
+    assert not tr.jumps.any()
+    from viewer.render.trails import trail_vertices
+
+    rows, strips, n_keys, n_markers = trail_vertices([tr], mode, 0.9)
+    assert [count for _, count in strips] == [len(tr.times)] * len(tr.nodes)

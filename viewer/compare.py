@@ -83,6 +83,10 @@ def gl_viewport(rect: Rect, height: int) -> Rect:
     return x, height - y - h, w, h
 
 
+# A jump is a change at a key larger than this fraction of the trail's extent (float noise is far below).
+JUMP_TOLERANCE = 1e-6
+
+
 def trail_times(clip: Clip, samples: int = TRAIL_SAMPLES) -> np.ndarray:
     """Dense times (seconds) over the clip: ``samples`` even ones plus every key time, sorted, unique."""
     return np.union1d(np.linspace(0.0, clip.duration, max(int(samples), 2)), clip.key_times)
@@ -128,6 +132,9 @@ class Trail:
         points: (F, K, 3) world positions of each node at each time.
         key_times: (M,) the clip's key times, seconds.
         key_points: (M, K, 3) world positions at the key times.
+        jumps: (F − 1, K) True where the segment from sample i to i + 1 ends on a key at which the path
+            jumps (its value there differs from the value just before, as STEP does): no motion happens
+            along such a segment, so it must not be drawn.
     """
 
     mode: str
@@ -136,6 +143,7 @@ class Trail:
     points: np.ndarray
     key_times: np.ndarray
     key_points: np.ndarray
+    jumps: np.ndarray
 
     def at(self, t: float) -> np.ndarray:
         """(K, 3) positions at time t (seconds), linearly between samples (for the current-time marker)."""
@@ -151,7 +159,14 @@ def trail(scene: Scene, clip: Clip, mode: str, nodes: np.ndarray | None = None,
     times = trail_times(clip, samples)
     points = world_positions(scene, clip, times, mode)[:, nodes]
     key_index = np.searchsorted(times, clip.key_times)
-    return Trail(mode, nodes, times, points, clip.key_times.copy(), points[key_index])
+    # The value an instant before each key: where it differs from the key's own value the path jumps.
+    just_before = world_positions(scene, clip, np.nextafter(clip.key_times, -np.inf), mode)[:, nodes]
+    size = max(float(np.ptp(points.reshape(-1, 3), axis=0).max(initial=0.0)), 1e-9)
+    jumped = np.linalg.norm(points[key_index] - just_before, axis=-1) > JUMP_TOLERANCE * size  # (M, K)
+    jumps = np.zeros((len(times) - 1, len(nodes)), dtype=bool)
+    inner = key_index > 0
+    jumps[key_index[inner] - 1] = jumped[inner]
+    return Trail(mode, nodes, times, points, clip.key_times.copy(), points[key_index], jumps)
 
 
 @dataclass(frozen=True)

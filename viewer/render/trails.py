@@ -31,6 +31,13 @@ def _rows(points: np.ndarray, color: Sequence[float], alpha: float) -> np.ndarra
     return out
 
 
+def _continuous_runs(jumps: np.ndarray) -> list[tuple[int, int]]:
+    """[start, end) sample ranges between jumps (jumps[i]: no line from sample i to i + 1)."""
+    cuts = np.flatnonzero(jumps) + 1
+    bounds = np.concatenate([[0], cuts, [len(jumps) + 1]])
+    return list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
+
+
 def trail_vertices(trails: Sequence[Trail], own: str, t: float) -> tuple[np.ndarray, list[tuple[int, int]], int, int]:
     """Vertex rows for drawing: strips first (one per mode and node), then key dots, then the markers.
 
@@ -44,7 +51,7 @@ def trail_vertices(trails: Sequence[Trail], own: str, t: float) -> tuple[np.ndar
         alpha = 1.0 if tr.mode == own else FADED_ALPHA
         for k in range(len(tr.nodes)):
             parts.append(_rows(tr.points[:, k], MODE_COLORS[tr.mode], alpha))
-            strips.append((first, len(tr.times)))
+            strips.extend((first + a, b - a) for a, b in _continuous_runs(tr.jumps[:, k]) if b - a > 1)
             first += len(tr.times)
     mine = [tr for tr in trails if tr.mode == own]
     keys = [_rows(tr.key_points.reshape(-1, 3), (1.0, 1.0, 1.0), 1.0) for tr in mine]
@@ -85,7 +92,7 @@ class TrailLines:
         self.program["u_mvp"].write(math3d.to_gl(view_proj))
         for first, count in strips:
             self.vao.render(moderngl.LINE_STRIP, vertices=count, first=first)
-        start = strips[-1][0] + strips[-1][1] if strips else 0
+        start = len(rows) - n_keys - n_markers  # after every strip row (a strip may be cut short by a jump)
         if n_keys:
             self.ctx.point_size = KEY_PX
             self.vao.render(moderngl.POINTS, vertices=n_keys, first=start)
