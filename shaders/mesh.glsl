@@ -94,6 +94,7 @@ uniform vec3 u_light_color;
 uniform vec3 u_sky;
 uniform vec3 u_ground;
 uniform int u_draw_id;
+uniform float u_opacity = 1.0;  // < 1: a faded ghost of another time, blended over the scene
 
 out vec4 f_color;
 
@@ -139,7 +140,7 @@ void main() {
     vec3 v = normalize(u_eye - v_world);
     vec3 color = shade(base.rgb, u_metallic, u_roughness, n, v, u_light_dir, u_light_color, u_sky, u_ground);
 #endif
-    f_color = vec4(srgb_encode(color + u_emissive), base.a);
+    f_color = vec4(srgb_encode(color + u_emissive), base.a * u_opacity);
 #endif
 }
 #endif

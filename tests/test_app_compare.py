@@ -116,3 +116,24 @@ def test_curve_window_plots_and_a_click_seeks(irregular):
     assert w > 300 and h > 150
     d.click(x + 0.8 * w, y + h - 40)  # inside the lower plot, right of the playhead
     assert 0.9 < d.clock.t <= 3.0
+
+
+def test_ghosts_toggle_in_the_window_and_are_built_once(irregular):
+    d = irregular
+    d.key("H")
+    d.clock.seek(0.9)
+    d.frame(0.0)
+    before = d.view_pixels()
+    d.app.state.display.ghosts = True
+    d.frame(0.0)
+    with_ghosts = d.view_pixels()
+    assert (np.abs(with_ghosts.astype(int) - before.astype(int)).sum(axis=2) > 12).sum() > 300
+    cached = d.app.compare_view.ghosts(d.app.state.clip, "linear")
+    d.clock.seek(1.6)
+    d.frame(0.0)
+    assert d.app.compare_view.ghosts(d.app.state.clip, "linear") is cached  # independent of the time
+    d.app.state.display.ghosts = False
+    d.clock.seek(0.9)
+    d.frame(0.0)
+    assert np.array_equal(d.view_pixels(), before)
+    assert d.app.ctx.error == "GL_NO_ERROR"

@@ -121,3 +121,45 @@ def test_linear_pane_trail_reaches_every_key_position_on_screen(ctx, irregular):
         near = rgb[max(py - 8, 0): py + 9, max(px - 8, 0): px + 9]
         assert (np.abs(near - green).sum(axis=2) < 60).sum() >= 3, f"no linear trail near key at {(px, py)}"
         assert (near.min(axis=2) > 230).sum() >= 4, f"no key dot at {(px, py)}"
+
+
+def test_ghosts_show_the_mesh_faded_at_every_key(ctx, irregular):
+    """Ghosts add faded copies where the ball sits at each key, in every pane, and hide nothing live."""
+    plain = render(ctx, irregular, 0.9, compare_export.CompareLook(MODES3))
+    ghosted = render(ctx, irregular, 0.9, compare_export.CompareLook(MODES3, ghosts=True))
+    changed = np.abs(ghosted.astype(int) - plain.astype(int)).sum(axis=2) > 12
+    for x, y, w, h in compare.pane_rects(3, *SIZE):
+        assert changed[y + LABEL_H: y + h, x: x + w].sum() > 150
+    # faded: a ghost pixel lies between the background and the lit ball, never brighter than both
+    bg = np.array([round(255 * c) for c in headless.View().options.background])
+    assert (ghosted[changed].astype(int) - bg).sum(axis=1).min() > 0
+    assert len(compare.ghost_poses(irregular, irregular.clips[0], "linear")) == len(irregular.clips[0].key_times)
+    assert ctx.error == "GL_NO_ERROR"
+
+
+def test_ghost_poses_are_the_poses_at_the_key_times(irregular):
+    clip = irregular.clips[0]
+    for mode in ("step", "catmull-rom"):
+        for t, pose in zip(clip.key_times, compare.ghost_poses(irregular, clip, mode)):
+            np.testing.assert_allclose(pose.world, _world(irregular, clip, t, mode))
+
+
+def _world(scene, clip, t, mode):
+    from viewer.pose import Pose
+
+    pose = Pose(scene)
+    pose.set_time(clip, float(t), mode)
+    return pose.world
+
+
+def test_cli_ghosts_need_compare(tmp_path, capsys):
+    code = main(["render", str(asset_path("irregular.gltf")), "-o", str(tmp_path / "x.png"), "--ghosts"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "--compare" in err
+
+
+def test_cli_compare_with_mode_is_refused(tmp_path, capsys):
+    code = main(["render", str(asset_path("irregular.gltf")), "-o", str(tmp_path / "x.png"),
+                 "--compare", "step,linear", "--mode", "linear"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "--mode" in err

@@ -149,7 +149,8 @@ class ViewerApp(mglw.WindowConfig):
         s = self.state
         if d.compare:  # one pane per mode on one clock and camera
             self.compare_view.draw(self.renderer, self.camera, fbo, (0, 0, w, self._view_height()), h, s.clip,
-                                   s.clock.t, s.compare_modes, RenderOptions(grid=d.grid), d.trails, s.selected_node)
+                                   s.clock.t, s.compare_modes, RenderOptions(grid=d.grid), d.trails, s.selected_node,
+                                   d.ghosts)
         else:
             self.renderer.render(self.pose, self.camera, fbo, RenderOptions(grid=d.grid))
         self.ctx.wireframe = False

@@ -88,6 +88,7 @@ def add_render_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--compare", type=modes_argument, default=None, metavar="M1,M2[,M3[,M4]]",
                    help="one pane per interpolation mode, side by side (2x2 for four), one camera and time")
     p.add_argument("--trails", action="store_true", help="with --compare: motion trails with key dots")
+    p.add_argument("--ghosts", action="store_true", help="with --compare: the mesh at every key time, faded")
     p.add_argument("--curves", action="store_true", help="with --compare: plot the channel in every mode below")
     p.add_argument("--node", type=int, default=None, metavar="K",
                    help="with --compare: node the trails and curves follow (default: every animated node)")
@@ -173,8 +174,10 @@ def run_render(args) -> int:
     if end < start:
         raise UsageError(f"animview render: --end {end} is before --start {start}")
     render_png, export = headless.render_png, headless.export
-    if args.compare is None and (args.trails or args.curves or args.node is not None):
-        raise UsageError("animview render: --trails, --curves and --node go with --compare")
+    if args.compare is None and (args.trails or args.ghosts or args.curves or args.node is not None):
+        raise UsageError("animview render: --trails, --ghosts, --curves and --node go with --compare")
+    if args.compare is not None and args.mode != "authored":
+        raise UsageError("animview render: --compare already names the modes; leave out --mode")
     if args.compare is not None:
         if args.overlay:
             raise UsageError("animview render: --compare and --overlay cannot be combined")
@@ -184,7 +187,7 @@ def run_render(args) -> int:
 
         from viewer import compare_export
 
-        look = compare_export.CompareLook(args.compare, args.trails, args.curves, args.node)
+        look = compare_export.CompareLook(args.compare, args.trails, args.curves, args.node, args.ghosts)
         render_png = partial(compare_export.render_png, look=look)
         export = partial(compare_export.export, look=look)
     elif args.overlay:

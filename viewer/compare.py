@@ -169,6 +169,19 @@ def trail(scene: Scene, clip: Clip, mode: str, nodes: np.ndarray | None = None,
     return Trail(mode, nodes, times, points, clip.key_times.copy(), points[key_index], jumps)
 
 
+def ghost_poses(scene: Scene, clip: Clip, mode: str) -> list[Pose]:
+    """The scene posed at every key time of ``clip`` in ``mode``: the faded "ghosts" of the compare view.
+
+    They do not depend on the playback time, so callers build them once per clip and mode.
+    """
+    poses = []
+    for t in clip.key_times.tolist():
+        pose = Pose(scene)
+        pose.set_time(clip, t, mode)
+        poses.append(pose)
+    return poses
+
+
 @dataclass(frozen=True)
 class Curve:
     """One channel's values over time in one mode.

@@ -35,12 +35,14 @@ class CompareLook:
         curves: add the curve strip at the bottom.
         node: node the trails follow and the curves show (None: trails follow every animated node and the
             curves show the clip's first channel).
+        ghosts: draw the mesh at every key time, faded, in each pane.
     """
 
     modes: tuple[str, ...] = ("step", "linear", "catmull-rom")
     trails: bool = False
     curves: bool = False
     node: int | None = None
+    ghosts: bool = False
 
 
 def curve_channel(clip: Clip, node: int | None) -> int | None:
@@ -68,6 +70,8 @@ class CompareOffscreen(headless.Offscreen):
         self.trails = [compare.trail(scene, clip, m, nodes) for m in self.look.modes] \
             if self.look.trails and clip is not None else []
         self.trail_lines = TrailLines(self.ctx, self.renderer.programs)
+        self.ghosts = {m: compare.ghost_poses(scene, clip, m) for m in self.look.modes} \
+            if self.look.ghosts and clip is not None else {}
         self.curves = {m: compare.curve(clip, self.channel, m) for m in self.look.modes} \
             if self.channel is not None else {}
         self._fit_panes()
@@ -90,7 +94,7 @@ class CompareOffscreen(headless.Offscreen):
         panes = []
         for mode, pose, rect in zip(self.look.modes, self.poses, self.rects):
             pose.set_time(self.clip, t, mode)
-            panes.append(Pane(mode, pose, compare.gl_viewport(rect, height)))
+            panes.append(Pane(mode, pose, compare.gl_viewport(rect, height), self.ghosts.get(mode, ())))
         self.make_current()
         fbo = self.target.fbo
         fbo.use()

@@ -32,6 +32,7 @@ class CompareView:
         self.scene = scene
         self.trail_lines = TrailLines(ctx, programs)
         self.poses: dict[str, Pose] = {}
+        self._ghosts: dict[tuple[int, str], list[Pose]] = {}  # (clip, mode) → the pose at each key
         self._trails_key = None
         self._trails: list[compare.Trail] = []
         self.rects: list[Rect] = []
@@ -57,7 +58,7 @@ class CompareView:
 
     def draw(self, renderer: Renderer, camera, fbo: moderngl.Framebuffer, area: Rect, window_height: int,
              clip: Clip | None, t: float, modes: Sequence[str], options: RenderOptions | None = None,
-             trails: bool = True, node: int | None = None) -> None:
+             trails: bool = True, node: int | None = None, ghosts: bool = False) -> None:
         """Pose every pane at time ``t`` (seconds) and draw them into ``area`` (window pixels, top-left origin)."""
         x0, y0, w, h = area
         self.rects = [(x + x0, y + y0, pw, ph) for x, y, pw, ph in compare.pane_rects(len(modes), w, h)]
@@ -65,9 +66,19 @@ class CompareView:
         for mode, rect in zip(modes, self.rects):
             pose = self.pose(mode)
             pose.set_time(clip, t, mode)
-            panes.append(Pane(mode, pose, compare.gl_viewport(rect, window_height)))
+            panes.append(Pane(mode, pose, compare.gl_viewport(rect, window_height), self.ghosts(clip, mode) if ghosts else ()))
         shown = self.trails(clip, modes, node) if trails else []
         self.view_projections = render_panes(renderer, panes, camera, fbo, options, self.trail_lines, shown, t)
+
+    def ghosts(self, clip: Clip | None, mode: str) -> list[Pose]:
+        """The pose at every key time of ``clip`` in ``mode`` (built once: they do not depend on the time)."""
+        if clip is None:
+            return []
+        key = (clip.index, mode)
+        if key not in self._ghosts:
+            self._ghosts = {k: v for k, v in self._ghosts.items() if k[0] == clip.index}
+            self._ghosts[key] = compare.ghost_poses(self.scene, clip, mode)
+        return self._ghosts[key]
 
     def pick(self, x: float, y: float, modes: Sequence[str]) -> int | None:
         """The node shown nearest window point (x, y) in the pane under it (as drawn last), or None."""

@@ -18,6 +18,7 @@ from viewer.render.renderer import Renderer, RenderOptions
 from viewer.render.trails import TrailLines
 
 Rect = tuple[int, int, int, int]
+GHOST_OPACITY = 0.25
 
 
 @dataclass
@@ -27,6 +28,7 @@ class Pane:
     mode: str
     pose: Pose
     viewport: Rect
+    ghosts: Sequence[Pose] = ()  # the mesh at other times (each key), drawn faded over the pane
 
 
 def render_panes(renderer: Renderer, panes: Sequence[Pane], camera, fbo: moderngl.Framebuffer,
@@ -44,6 +46,8 @@ def render_panes(renderer: Renderer, panes: Sequence[Pane], camera, fbo: moderng
             fbo.viewport = pane.viewport
             fbo.scissor = pane.viewport
             renderer.render(pane.pose, camera, fbo, options)
+            for ghost in pane.ghosts:
+                renderer.render_ghost(ghost, camera, fbo, GHOST_OPACITY)
             view, proj = camera.matrices(pane.pose, pane.viewport[2] / max(pane.viewport[3], 1))
             out.append(proj @ view)
             if trail_lines is not None and trails:

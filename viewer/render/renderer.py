@@ -155,6 +155,33 @@ class Renderer:
             self.overlays.draw_gizmo(view, viewport)
         ctx.front_face = "ccw"
 
+    def render_ghost(self, pose: Pose, camera, framebuffer: moderngl.Framebuffer, opacity: float) -> None:
+        """Draw ``pose`` faded over what ``framebuffer`` already holds (no clear, no grid or gizmo).
+
+        Depth-tested against the scene drawn before but writing no depth, so ghosts never hide each other
+        or the live pose. Used for the mesh at each key time in the compare view.
+        """
+        ctx = self.ctx
+        framebuffer.use()
+        viewport = framebuffer.viewport
+        view, proj = camera.matrices(pose, viewport[2] / max(viewport[3], 1))
+        if self.joints.total:
+            self.joints.update(pose)
+            self.joints.texture.use(UNIT_JOINTS)
+        frame = self._frame_uniforms(view, proj @ view)
+        frame["u_opacity"] = float(opacity)
+        self._updated = set()
+        ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)
+        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+        framebuffer.depth_mask = False
+        try:
+            for n, item in enumerate(self.items):
+                self._draw(item, pose, frame, False, n)
+        finally:
+            framebuffer.depth_mask = True
+            ctx.disable(moderngl.BLEND)
+            ctx.front_face = "ccw"
+
     def _frame_uniforms(self, view: np.ndarray, view_proj: np.ndarray) -> dict[str, object]:
         light = KEY_IN_VIEW @ view[:3, :3]  # camera axes (rows of the view rotation) to world
         return {
@@ -162,6 +189,7 @@ class Renderer:
             "u_eye": tuple(eye_position(view)),
             "u_light_dir": tuple(light / np.linalg.norm(light)),
             "u_light_color": KEY_COLOR, "u_sky": SKY_COLOR, "u_ground": GROUND_COLOR,
+            "u_opacity": 1.0,
         }
 
     def _view_depth(self, item: DrawItem, pose: Pose, view: np.ndarray) -> float:

@@ -45,6 +45,8 @@ def draw_compare_panel(state: ViewerState) -> Rect:
     imgui.set_next_window_size(imgui.ImVec2(PANEL_W, 0), imgui.Cond_.always)
     imgui.begin("Compare", None, PANEL_FLAGS)
     _, state.display.trails = imgui.checkbox("trails", state.display.trails)
+    imgui.same_line()
+    _, state.display.ghosts = imgui.checkbox("ghosts", state.display.ghosts)
     remove = None
     for i, mode in enumerate(list(state.compare_modes)):
         imgui.set_next_item_width(150)

@@ -32,6 +32,7 @@ class Display:
         channels: the dope sheet expanded into one row per channel.
         compare: the view split into one pane per compared mode (C).
         trails: motion trails in the compare panes.
+        ghosts: the mesh at every key time, faded, in the compare panes.
     """
 
     overlay: bool = True
@@ -43,6 +44,7 @@ class Display:
     channels: bool = False
     compare: bool = False
     trails: bool = True
+    ghosts: bool = False
 
 
 class ViewerState:
