@@ -266,3 +266,32 @@ def test_no_warning_for_distinct_channels(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error", GltfWarning)
         load(_tutorial_file(tmp_path))
+
+
+# -- extreme and non-finite times -------------------------------------------------------------------
+
+@pytest.mark.parametrize("last", [1e16, 3.0e38])
+def test_huge_key_times_sample_at_duration_in_every_mode(last):
+    """Valid float32 key times far past 1e16 s: the end of the clip holds the last keys, no IndexError."""
+    move = Curve(np.array([0.0, last]), np.array([[0.0, 0, 0], [1.0, 2, 3]]), None, None, False, "LINEAR")
+    turn = Curve(np.array([0.0, last / 2, last]), np.array(TRIANGLE_KEYS[:3], float), None, None, True, "STEP")
+    clip = Clip("huge", 0, [Channel(0, "translation", move), Channel(1, "rotation", turn)])
+    assert clip.duration == last
+    for mode in MODES:
+        for t in (clip.duration, last * 2, 0.0, last / 2):
+            value = clip.sample(t, mode)
+            assert np.isfinite(value).all(), (mode, t)
+            np.testing.assert_allclose(clip.sample(np.array([t]), mode)[0], value, atol=1e-9)
+        np.testing.assert_allclose(clip.sample(clip.duration, mode)[0, :3], [1, 2, 3], atol=1e-9)
+        np.testing.assert_allclose(abs(clip.sample(clip.duration, mode)[1, 2]), 1.0, atol=1e-9)
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_non_finite_times_are_refused_the_same_way_one_or_many(bad):
+    clip = triangle_clip()
+    with pytest.raises(ValueError, match="finite"):
+        clip.sample(bad)
+    with pytest.raises(ValueError, match="finite"):
+        clip.sample(np.array([0.0, bad, 0.5]))
+    with pytest.raises(ValueError, match="finite"):
+        clip.sample(np.float32(bad), "catmull-rom")

@@ -139,3 +139,19 @@ def test_banded_search_just_below_a_key_of_a_later_channel():
     t = float(np.nextafter(1.0, 0.0))
     assert list(search.regions(t) - bases) == [1, 1, 2]
     assert list(search.regions_batch(np.array([t]))[0] - bases) == [1, 1, 2]
+
+
+@pytest.mark.parametrize("last", [1e16, 3.0e38, 1e300, 1.7e308])
+def test_banded_search_is_exact_for_any_finite_magnitude(last):
+    """Regions are found by integer key ranks, so huge key times cannot push a search past the table."""
+    chans = [np.array([0.0, last]), np.array([0.0, last / 2, last]), np.array([last / 4, last / 3])]
+    search = BandedSearch(chans)
+    bases = np.cumsum([0] + [len(c) + 1 for c in chans])[:-1]
+    keys = np.sort(np.concatenate(chans))
+    times = [-1.7e308, -1.0, 0.0, 1.7e308] + [float(k) for k in keys]
+    times += [float(np.nextafter(k, -np.inf)) for k in keys] + [float(np.nextafter(k, np.inf)) for k in keys]
+    for t in times:
+        expected = [_local_region(c, t) for c in chans]
+        assert list(search.regions(t) - bases) == expected, t
+    np.testing.assert_array_equal(search.regions_batch(np.array(times)) - bases,
+                                  [[_local_region(c, t) for c in chans] for t in times])

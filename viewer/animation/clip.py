@@ -6,6 +6,7 @@ range simply hold the first / last keys — looping and clamping belong to ``clo
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -77,11 +78,22 @@ class Clip:
 
         Returns:
             (C, W) for one time, (F, C, W) for many; channel c's value is ``[..., c, :channel.width]``.
+
+        Raises:
+            ValueError: a time is NaN or ±inf. There is no one right answer for them (hold the last key
+                at +inf? NaN everywhere?), and a silent choice would hide the bug that made them.
         """
         table = self.table(mode)
         if np.ndim(t) == 0:
-            return table.evaluate(float(t))
-        return table.evaluate_batch(np.asarray(t, dtype=np.float64).reshape(-1))
+            t = float(t)
+            if not math.isfinite(t):
+                raise ValueError(f"sample time must be a finite number of seconds, got {t}")
+            return table.evaluate(t)
+        times = np.asarray(t, dtype=np.float64).reshape(-1)
+        if not np.isfinite(times).all():
+            bad = times[~np.isfinite(times)][0]
+            raise ValueError(f"sample times must be finite numbers of seconds, got {bad}")
+        return table.evaluate_batch(times)
 
     def channel_key_times(self, channel: int) -> np.ndarray:
         """Key times (seconds) of one channel, for per-channel keyframe stepping."""

@@ -5,11 +5,12 @@ last key hold the last; at exactly a key time, that key):
 
 * ``locate`` names the case explicitly (before-first / exact / between / after-last) for one channel
   and any number of times — what readouts and tests want.
-* ``BandedSearch`` finds the *region* of every channel of a clip in one ``np.searchsorted`` call —
-  what playback wants. A channel with ``n`` keys has ``n + 1`` regions: region 0 is before the first
-  key, region ``k`` (1 ≤ k < n) is ``[t[k-1], t[k])``, region ``n`` is from the last key on. Each
-  channel's keys are shifted into its own band of the time axis and closed by a sentinel key, so
-  the global search index *is* the global region index.
+* ``BandedSearch`` finds the *region* of every channel of a clip in one ``np.searchsorted`` call over
+  integer key ranks — what playback wants. A channel with ``n`` keys has ``n + 1`` regions: region 0
+  is before the first key, region ``k`` (1 ≤ k < n) is ``[t[k-1], t[k])``, region ``n`` is from the
+  last key on. Each
+  channel's key ranks are shifted into its own band and closed by a sentinel, so the global search
+  index *is* the global region index.
 """
 from __future__ import annotations
 
@@ -56,47 +57,40 @@ def locate(times: np.ndarray, t: float | np.ndarray) -> KeyLocation:
 
 
 class BandedSearch:
-    """Region index of many channels at once, one ``searchsorted`` per call.
+    """Region index of many channels at once: one scalar search and one ``searchsorted`` per call.
 
-    Adding a channel's band offset can round a query that lies within ~1e-16 × offset of a key onto
-    the key itself, so every answer is checked against its region's [lo, hi) and the rare miss is
-    searched again in that channel alone: the result is exact.
+    A time is first located among the union of every channel's key times (its *rank*); each channel's
+    keys are stored as their ranks, shifted into the channel's own integer band and closed by a
+    sentinel, so one ``searchsorted`` over those integers gives every channel's global region index.
+    Ranks are integers, so the answer is exact for any finite time, whatever the magnitudes (a band
+    offset added to a float time would round it onto a neighbouring key, or past the table).
 
     Args:
-        channel_times: key times (seconds, strictly increasing, ≥ 0) of each channel.
+        channel_times: key times (seconds, strictly increasing, finite) of each channel.
     """
 
     def __init__(self, channel_times: Sequence[np.ndarray]) -> None:
         self.times = [np.asarray(ts, np.float64) for ts in channel_times]
-        last = max((float(ts[-1]) for ts in self.times), default=0.0)
-        # Queries are clamped to [-margin, last + margin]; every region beyond holds, so no answer changes.
+        self.union = np.unique(np.concatenate(self.times)) if self.times else np.zeros(0)
+        last = float(self.union[-1]) if len(self.union) else 0.0
+        # Callers may clamp queries to [-margin, hi]: every region beyond holds, so no answer changes,
+        # and polynomial arguments stay within one key span of the keys.
         self.margin = 1.0
-        self.band = float(2.0 ** np.ceil(np.log2(last + 4.0 * self.margin)))
-        self.hi = last + self.margin
-        self.offsets = np.arange(len(self.times), dtype=np.float64) * self.band
-        sentinel = last + 2.0 * self.margin
-        self.keys = np.concatenate([np.append(ts, sentinel) + off for ts, off in zip(self.times, self.offsets)]
-                                   ) if self.times else np.zeros(0)
+        self.hi = last + max(self.margin, abs(last) * 1e-15)
+        band = len(self.union) + 2
+        self.offsets = np.arange(len(self.times), dtype=np.int64) * band
+        sentinel = len(self.union)  # above every rank a query can have (−1 … len − 1)
+        ranks = [np.searchsorted(self.union, ts) for ts in self.times]
+        self.keys = (np.concatenate([np.append(r, sentinel) + off for r, off in zip(ranks, self.offsets)])
+                     if self.times else np.zeros(0, np.int64))
         self.bases = np.cumsum([0] + [len(ts) + 1 for ts in self.times])[:-1].astype(np.int64)
-        inf = np.array([np.inf])
-        self.region_lo = np.concatenate([np.concatenate([-inf, ts]) for ts in self.times]) if self.times else inf
-        self.region_hi = np.concatenate([np.concatenate([ts, inf]) for ts in self.times]) if self.times else inf
 
     def regions(self, t: float) -> np.ndarray:
-        """Global region index (C,) of every channel at one time t (seconds)."""
-        r = np.searchsorted(self.keys, self.offsets + min(max(t, -self.margin), self.hi), side="right")
-        bad = (t < self.region_lo[r]) | (t >= self.region_hi[r])
-        if bad.any():
-            for c in np.flatnonzero(bad):
-                r[c] = self.bases[c] + np.searchsorted(self.times[c], t, side="right")
-        return r
+        """Global region index (C,) of every channel at one finite time t (seconds)."""
+        last_key = int(np.searchsorted(self.union, t, side="right")) - 1  # rank of the last key ≤ t
+        return np.searchsorted(self.keys, self.offsets + last_key, side="right")
 
     def regions_batch(self, times: np.ndarray) -> np.ndarray:
-        """Global region indices (F, C) at many times (F,)."""
-        t = np.asarray(times, dtype=np.float64)
-        q = np.clip(t, -self.margin, self.hi)[:, None] + self.offsets[None, :]
-        r = np.searchsorted(self.keys, q, side="right")
-        bad = (t[:, None] < self.region_lo[r]) | (t[:, None] >= self.region_hi[r])
-        for f, c in zip(*np.nonzero(bad)):
-            r[f, c] = self.bases[c] + np.searchsorted(self.times[c], t[f], side="right")
-        return r
+        """Global region indices (F, C) at many finite times (F,)."""
+        last_key = np.searchsorted(self.union, np.asarray(times, dtype=np.float64), side="right") - 1
+        return np.searchsorted(self.keys, last_key[:, None] + self.offsets[None, :], side="right")
