@@ -9,7 +9,7 @@ def describe(scene: Scene) -> dict:
     nodes = scene.nodes
     return {
         "file": str(scene.path),
-        "scenes": len(scene.document.gltf.scenes or []),
+        "scenes": len(scene.document.raw.get("scenes", [])),
         "nodes": len(nodes),
         "meshes": [{"index": i, "name": m.name, "primitives": len(m.primitives), "morph_targets": m.target_count}
                    for i, m in enumerate(scene.meshes)],

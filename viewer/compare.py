@@ -19,7 +19,7 @@ import numpy as np
 from viewer import math3d
 from viewer.animation.clip import Clip
 from viewer.animation.modes import MODES
-from viewer.pose import Pose
+from viewer.pose import Pose, compose_world
 from viewer.scene import Scene
 
 MIN_PANES, MAX_PANES = 2, 4
@@ -101,7 +101,8 @@ def world_positions(scene: Scene, clip: Clip, times: np.ndarray, mode: str) -> n
     """World-space origins (F, N, 3) of every node at each of F times (seconds) in ``mode``."""
     times = np.asarray(times, dtype=np.float64).reshape(-1)
     nodes = scene.nodes
-    binding = Pose(scene).binding(clip)
+    pose = Pose(scene)
+    binding = pose.binding(clip)
     values = clip.sample(times, mode)  # (F, C, W)
     count = len(times)
     trs = {"translation": nodes.translation, "rotation": nodes.rotation, "scale": nodes.scale}
@@ -114,11 +115,7 @@ def world_positions(scene: Scene, clip: Clip, times: np.ndarray, mode: str) -> n
     fixed = np.flatnonzero(nodes.has_matrix & ~binding.animated)
     if len(fixed):
         local[:, fixed] = nodes.matrix[fixed]
-    world = np.empty_like(local)
-    for depth in range(int(nodes.depth.max(initial=-1)) + 1):
-        idx = np.flatnonzero(nodes.depth == depth)
-        world[:, idx] = local[:, idx] if depth == 0 else world[:, nodes.parent[idx]] @ local[:, idx]
-    return world[..., :3, 3]
+    return compose_world(local, pose.world_plan)[..., :3, 3]
 
 
 @dataclass(frozen=True)

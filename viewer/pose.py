@@ -17,6 +17,12 @@ from viewer import math3d
 from viewer.animation.clip import Clip
 from viewer.scene import Primitive, Scene
 
+FLOAT32_MAX = float(np.finfo(np.float32).max)
+MAX_NODE_WARNINGS = 20  # per pose update: a 100 000-node overflow needs no 100 000 lines
+# Cost model of one ``compose_world`` step, in µs (this VM, numpy 2.4): its few numpy calls, and each
+# node it multiplies (gathers, a 4×4 product, a scatter).
+STEP_COSTS = (3.0, 0.2)
+
 
 @dataclass(frozen=True)
 class Binding:
@@ -34,7 +40,7 @@ class Pose:
     def __init__(self, scene: Scene) -> None:
         self.scene = scene
         nodes = scene.nodes
-        self._levels = [np.flatnonzero(nodes.depth == d) for d in range(int(nodes.depth.max(initial=-1)) + 1)]
+        self.world_plan = world_steps(nodes.parent, nodes.depth)
         self._bindings: dict[int, Binding] = {}
         self.translation = nodes.translation.copy()
         self.rotation = nodes.rotation.copy()
@@ -99,20 +105,31 @@ class Pose:
 
     def update_world(self) -> None:
         """Recompute local and world matrices from the current TRS, parents before children."""
-        self.local = math3d.compose_trs(self.translation, self.rotation, self.scale)
-        if len(self._matrix_nodes):
-            self.local[self._matrix_nodes] = self.scene.nodes.matrix[self._matrix_nodes]
-        parent = self.scene.nodes.parent
-        for level, idx in enumerate(self._levels):
-            if level == 0:
-                self.world[idx] = self.local[idx]
-            else:
-                self.world[idx] = self.world[parent[idx]] @ self.local[idx]
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below, once, with its node
+            self.local = math3d.compose_trs(self.translation, self.rotation, self.scale)
+            if len(self._matrix_nodes):
+                self.local[self._matrix_nodes] = self.scene.nodes.matrix[self._matrix_nodes]
+            compose_world(self.local, self.world_plan, out=self.world)
+        # NaN fails the comparison too: one pass finds matrices the GPU cannot take (float32).
+        drawable = (np.abs(self.world) <= FLOAT32_MAX).all(axis=(1, 2))
+        if not drawable.all():
+            self._warn_undrawable(np.flatnonzero(~drawable))
+
+    def _warn_undrawable(self, nodes: np.ndarray) -> None:
+        """One warning per node (per scene) whose world matrix is not finite or overflows float32."""
+        for node in nodes[:MAX_NODE_WARNINGS]:
+            self.scene.warn_once(f"/nodes/{node}", "world matrix is not finite or beyond float32 range "
+                                 "(rest or animated transforms too large); its mesh is not drawn")
 
     def joint_matrices(self, skin: int) -> np.ndarray:
         """(J, 4, 4) world(joint) × inverseBindMatrix for one skin."""
         s = self.scene.skins[skin]
-        return self.world[s.joints] @ s.inverse_bind
+        with np.errstate(over="ignore", invalid="ignore"):
+            mats = self.world[s.joints] @ s.inverse_bind
+        if not (np.abs(mats) <= FLOAT32_MAX).all():
+            self.scene.warn_once(f"/skins/{skin}", "joint matrices are not finite or beyond float32 range at "
+                                 "this pose; meshes with this skin are not drawn")
+        return mats
 
     def node_weights(self, node: int) -> np.ndarray:
         """Morph weights of a mesh node now (node weights over mesh weights over zeros)."""
@@ -148,6 +165,51 @@ class Pose:
         if not np.isfinite(lo).all():
             return np.zeros(3), np.zeros(3)
         return lo, hi
+
+
+def world_steps(parent: np.ndarray, depth: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """A plan for ``compose_world``: steps ``(dst, src)`` meaning ``M[dst] = M[src] @ M[dst]``.
+
+    Two plans give the same products; the cheaper one is kept. Level by level, each node is
+    multiplied once but every level costs a few numpy calls, so a 30 000-deep chain would make
+    30 000 steps. Pointer jumping (each node takes over its jump target's product, then jumps twice as
+    far) needs only ⌈log2(depth + 1)⌉ steps, at the price of touching nodes more than once.
+    """
+    n = len(parent)
+    levels: list[tuple[np.ndarray, np.ndarray]] = []
+    if n:
+        order = np.argsort(depth, kind="stable")
+        bounds = np.flatnonzero(np.diff(depth[order])) + 1
+        for idx in np.split(order, bounds)[1:]:  # level 0 (the roots) is its own world already
+            levels.append((idx, parent[idx]))
+    jumps: list[tuple[np.ndarray, np.ndarray]] = []
+    jump = np.asarray(parent, dtype=np.int64).copy()
+    while n and (jump >= 0).any():
+        active = np.flatnonzero(jump >= 0)
+        jumps.append((active, jump[active]))
+        jump = np.where(jump >= 0, jump[np.maximum(jump, 0)], -1)
+    call_cost, row_cost = STEP_COSTS
+
+    def cost(steps):
+        return sum(call_cost + row_cost * len(dst) for dst, _ in steps)
+    return levels if cost(levels) <= cost(jumps) else jumps
+
+
+def compose_world(local: np.ndarray, steps: list[tuple[np.ndarray, np.ndarray]],
+                  out: np.ndarray | None = None) -> np.ndarray:
+    """World matrices (..., N, 4, 4) from local ones, parents before children, by a ``world_steps`` plan.
+
+    Any leading batch axes (e.g. F frames) are carried along. Each step's right side is computed in full
+    before it is written, which pointer jumping relies on.
+    """
+    if out is None:
+        world = local.copy()
+    else:
+        world = out
+        world[...] = local
+    for dst, src in steps:
+        world[..., dst, :, :] = world[..., src, :, :] @ world[..., dst, :, :]
+    return world
 
 
 def skin_matrices(joint_mats: np.ndarray, primitive: Primitive) -> np.ndarray:

@@ -6,6 +6,7 @@ values are kept apart: the scene holds the rest values, ``pose.py`` the animated
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import numpy as np
 from viewer import math3d
 from viewer.animation.clip import Channel, Clip
 from viewer.animation.modes import Curve
+from viewer.errors import GltfWarning, pointer
 from viewer.gltf import Document, load_document
 
 
@@ -101,15 +103,28 @@ class Scene:
     skins: tuple[Skin, ...]
     cameras: tuple[Camera, ...]
     clips: tuple[Clip, ...] = field(default_factory=tuple)
+    # JSON pointers already warned about while posing (a GltfWarning per fault, not per frame).
+    warned: set[str] = field(default_factory=set, compare=False, repr=False)
+
+    def warn_once(self, where: str, message: str) -> None:
+        """Warn (``GltfWarning``) about the place ``where`` in the file, the first time only."""
+        if where not in self.warned:
+            self.warned.add(where)
+            warnings.warn(f"{self.path}:{where}: {message}", GltfWarning, stacklevel=3)
 
     @property
     def name(self) -> str:
         return self.path.name
 
 
-def load(path: str | Path) -> Scene:
-    """Load and validate a .gltf/.glb. Raises ``GltfError`` naming the file and the JSON pointer."""
-    return build_scene(load_document(path))
+def load(path: str | Path, allow_outside_folder: bool = False) -> Scene:
+    """Load and validate a .gltf/.glb. Raises ``GltfError`` naming the file and the JSON pointer.
+
+    Args:
+        allow_outside_folder: let the file's URIs name files outside its folder tree (refused by
+            default: a downloaded model must not make the viewer read ``../../etc/passwd``).
+    """
+    return build_scene(load_document(path, allow_outside_folder))
 
 
 def build_scene(doc: Document) -> Scene:
@@ -143,18 +158,12 @@ def _mesh(doc: Document, index: int, mesh: dict) -> Mesh:
 
 def _nodes(src: list[dict], meshes: tuple[Mesh, ...]) -> Nodes:
     n = len(src)
-    parent = np.full(n, -1, dtype=np.int64)
-    for i, node in enumerate(src):
-        for c in node.get("children", []):
-            parent[c] = i
-    depth = np.zeros(n, dtype=np.int64)
-    for i in range(n):  # validated acyclic: walking up terminates
-        j, d = parent[i], 0
-        while j >= 0:
-            j, d = parent[j], d + 1
-        depth[i] = d
+    parent, depth = _hierarchy(src)
     t = np.array([node.get("translation", [0.0, 0.0, 0.0]) for node in src], dtype=np.float64).reshape(n, 3)
     r = np.array([node.get("rotation", [0.0, 0.0, 0.0, 1.0]) for node in src], dtype=np.float64).reshape(n, 4)
+    # Unit length is the spec's rule, and exporters round; scaling by the largest component first keeps
+    # the norm finite for any finite quaternion (1e300 squared is inf).
+    r = math3d.quat_normalize(r / np.maximum(np.abs(r).max(axis=1, initial=0.0), 1e-300)[:, None]) if n else r
     s = np.array([node.get("scale", [1.0, 1.0, 1.0]) for node in src], dtype=np.float64).reshape(n, 3)
     has_matrix = np.array(["matrix" in node for node in src], dtype=bool)
     matrix = math3d.compose_trs(t, r, s)
@@ -179,10 +188,38 @@ def _nodes(src: list[dict], meshes: tuple[Mesh, ...]) -> Nodes:
     )
 
 
+def _hierarchy(src: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+    """Parent (N,) (-1 for roots) and depth (N,) of every node, in time linear in the node count.
+
+    Validation guarantees one parent at most and no cycle, so a breadth-first walk from the roots
+    reaches every node exactly once; walking up from each node instead is quadratic on deep chains.
+    """
+    n = len(src)
+    children = [node.get("children", []) for node in src]
+    counts = np.fromiter((len(c) for c in children), dtype=np.int64, count=n)
+    parent = np.full(n, -1, dtype=np.int64)
+    if counts.sum():
+        parent[np.concatenate([np.asarray(c, dtype=np.int64) for c in children if c])] = np.repeat(
+            np.arange(n), counts)
+    depth = np.zeros(n, dtype=np.int64)
+    level, d = np.flatnonzero(parent < 0), 0
+    while len(level):
+        depth[level] = d
+        level = np.concatenate([np.asarray(children[i], dtype=np.int64) for i in level if children[i]] or
+                               [np.zeros(0, np.int64)])
+        d += 1
+    return parent, depth
+
+
 def _skin(doc: Document, skin: dict, index: int) -> Skin:
     joints = np.asarray(skin["joints"], dtype=np.int64)
     if "inverseBindMatrices" in skin:
         ibm = np.asarray(doc.accessor(skin["inverseBindMatrices"]), dtype=np.float64)[: len(joints)]
+        bad = np.flatnonzero(~np.isfinite(ibm).all(axis=(1, 2)))
+        if bad.size:
+            warnings.warn(f"{doc.path}:{pointer('skins', index, 'inverseBindMatrices')}: inverse bind matrix "
+                          f"{bad[0]} (joint {joints[bad[0]]}) is not finite; meshes with this skin are not drawn",
+                          GltfWarning, stacklevel=4)
     else:
         ibm = np.broadcast_to(np.eye(4), (len(joints), 4, 4)).copy()
     return Skin(skin.get("name") or f"skin {index}", joints, ibm, skin.get("skeleton"))

@@ -8,6 +8,7 @@ line and exit 2. After that, every index, count and range in the document can be
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,7 @@ import numpy as np
 from viewer.errors import GltfError, pointer
 from viewer.gltf.accessors import AccessorReader
 from viewer.gltf.glb import is_glb, split_glb
-from viewer.gltf.resources import load_buffers, read_uri
+from viewer.gltf.resources import MAX_IMAGE_BYTES, FileAccess, load_buffers, read_regular_file, read_uri
 from viewer.gltf.validate import check_content, check_structure
 
 if TYPE_CHECKING:
@@ -28,20 +29,33 @@ class Document:
 
     Attributes:
         path: the .gltf/.glb file.
-        gltf: the parsed JSON as pygltflib objects (read it; validation guarantees what pygltflib does not).
-        raw: the same JSON as plain dicts and lists, exactly as in the file (absent properties stay absent).
+        raw: the parsed JSON as plain dicts and lists, exactly as in the file (absent properties stay absent).
+        gltf: the same as pygltflib objects, made on first use (validation guarantees what pygltflib does not).
         ignored_channels: ``(animation, channel)`` pairs to skip when sampling: KHR_animation_pointer
             channels, channels without a target node, and channels whose (node, path) a later channel
             of the same animation repeats (the last one wins). Each was warned about.
     """
 
-    def __init__(self, path: Path, gltf: pygltflib.GLTF2, raw: dict, reader: AccessorReader,
-                 ignored_channels: frozenset[tuple[int, int]]) -> None:
-        self.path = path
-        self.gltf = gltf
+    def __init__(self, access: FileAccess, raw: dict, reader: AccessorReader,
+                 ignored_channels: frozenset[tuple[int, int]], bin_chunk: bytes | None = None) -> None:
+        self.access = access
+        self.path = access.model
         self.raw = raw
         self.ignored_channels = ignored_channels
         self._reader = reader
+        self._bin_chunk = bin_chunk
+        self._gltf: pygltflib.GLTF2 | None = None
+
+    @property
+    def gltf(self) -> pygltflib.GLTF2:
+        """The pygltflib view of the validated JSON, built on first use from ``raw`` (no second parse).
+
+        Loading never builds it: pygltflib's dataclass decoding costs ~0.25 ms per node, minutes for a
+        100 000-node file, and the viewer itself reads ``raw``.
+        """
+        if self._gltf is None:
+            self._gltf = _to_pygltflib(self.path, self.raw, self._bin_chunk)
+        return self._gltf
 
     def accessor(self, index: int) -> np.ndarray:
         """Accessor data, cached and read-only.
@@ -65,32 +79,34 @@ class Document:
         image = self.raw["images"][index]
         if "bufferView" in image:
             return bytes(self.buffer_view_bytes(image["bufferView"]))
-        return read_uri(image["uri"], self.path, pointer("images", index, "uri"), f"image {index}")
+        return read_uri(image["uri"], self.access, pointer("images", index, "uri"), f"image {index}", MAX_IMAGE_BYTES)
 
     def __repr__(self) -> str:
         return f"Document({str(self.path)!r})"
 
 
-def load_document(path: str | Path) -> Document:
+def load_document(path: str | Path, allow_outside_folder: bool = False) -> Document:
     """Read, parse and validate a .gltf or .glb file.
 
     Args:
         path: the file; a ``.glb`` suffix or the GLB magic selects the binary container.
+        allow_outside_folder: let URIs name files outside the model's folder tree (``resources``).
 
     Raises:
         GltfError: for any fault in the file or the files it names, with the JSON pointer of the fault.
     """
     path = Path(path)
     try:
-        return _load(path)
+        return _load(FileAccess(path, allow_outside_folder))
     except GltfError as exc:
         if exc.message.isprintable() and exc.pointer.isprintable():
             raise
         raise GltfError(exc.file, _printable(exc.pointer), _printable(exc.message)) from exc.__cause__
 
 
-def _load(path: Path) -> Document:
+def _load(access: FileAccess) -> Document:
     """``load_document`` without the final clean-up of messages."""
+    path = access.model
     data = _read_file(path)
     glb = is_glb(path, data)
     json_bytes, bin_chunk = split_glb(path, data) if glb else (data, None)
@@ -98,14 +114,14 @@ def _load(path: Path) -> Document:
     raw = _parse_json(path, text)
     try:
         check_structure(raw, path)
-        buffers = load_buffers(raw, path, bin_chunk, glb)
+        buffers = load_buffers(raw, access, bin_chunk, glb)
         reader = AccessorReader(raw, buffers)
-        ignored = check_content(raw, path, buffers, reader)
+        ignored = check_content(raw, access, buffers, reader)
     except GltfError:
         raise
     except Exception as exc:  # a rule that missed a case must still come out as one line, not a traceback
         raise GltfError(path, "", f"cannot validate file ({type(exc).__name__}: {exc})") from exc
-    return Document(path, _to_pygltflib(path, text, bin_chunk), raw, reader, ignored)
+    return Document(access, raw, reader, ignored, bin_chunk)
 
 
 def _printable(message: str) -> str:
@@ -114,12 +130,16 @@ def _printable(message: str) -> str:
 
 
 def _read_file(path: Path) -> bytes:
+    """The whole model file, which must be a regular file: ``animview /dev/zero`` would never end."""
     try:
-        return path.read_bytes()
+        info = path.stat()
     except FileNotFoundError:
         raise GltfError(path, "", "file not found") from None
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
         raise GltfError(path, "", f"cannot read file: {getattr(exc, 'strerror', None) or exc}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise GltfError(path, "", "is a directory, not a .gltf or .glb file")
+    return read_regular_file(path, info.st_size, path, "", "model")
 
 
 def _decode_text(path: Path, json_bytes: bytes) -> str:
@@ -143,16 +163,16 @@ def _parse_json(path: Path, text: str) -> object:
         raise GltfError(path, "", f"invalid JSON: {exc}") from None
 
 
-def _to_pygltflib(path: Path, text: str, bin_chunk: bytes | None) -> pygltflib.GLTF2:
+def _to_pygltflib(path: Path, raw: dict, bin_chunk: bytes | None) -> pygltflib.GLTF2:
     """The pygltflib view of the validated JSON; a GLB's BIN chunk is attached as its binary blob.
 
-    pygltflib is imported here, not at module level: it takes a third of the import time, and a file
-    that fails validation (the CLI's exit-2 path) never needs it.
+    pygltflib is imported here, not at module level: it takes a third of the import time, and the
+    viewer never needs it.
     """
     import pygltflib
 
     try:
-        gltf = pygltflib.GLTF2.from_json(text)
+        gltf = pygltflib.GLTF2.from_dict(raw)
     except Exception as exc:
         raise GltfError(path, "", f"pygltflib cannot read the JSON ({type(exc).__name__}: {exc})") from exc
     if bin_chunk is not None:
