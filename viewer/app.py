@@ -54,6 +54,7 @@ class ViewOptions:
         fps: frame rate of frame stepping and the ruler's frame numbers.
         screenshot_dir: where P saves PNGs.
         compare: modes of the compare panes (2–4); given, the viewer starts in compare view (C toggles).
+        allow_outside_folder: files opened may name buffers and images outside their folder tree.
     """
 
     path: Path
@@ -65,6 +66,7 @@ class ViewOptions:
     fps: float = 30.0
     screenshot_dir: Path = Path(".")
     compare: tuple[str, ...] | None = None
+    allow_outside_folder: bool = False
 
 
 class ViewerApp(mglw.WindowConfig):
@@ -95,7 +97,7 @@ class ViewerApp(mglw.WindowConfig):
         self._pointer = (0, 0)  # last pointer position, window pixels
         self._screenshot_pending = False
         self._released = False
-        self.scene = scene if scene is not None else load(options.path)
+        self.scene = scene if scene is not None else load(options.path, options.allow_outside_folder)
         self._make_gpu(self.scene)
         clock = Clock(speed=options.speed)
         self.state = ViewerState(self.scene, clock, options.animation, options.mode, options.fps, options.compare)
@@ -191,7 +193,7 @@ class ViewerApp(mglw.WindowConfig):
         A file that fails to load leaves the current one showing and puts the error in the bar.
         """
         try:
-            scene = load(path)
+            scene = load(path, self.options.allow_outside_folder)
         except (GltfError, OSError) as exc:
             self.state.message = str(exc).replace("\n", " ")
             print(f"animview: {self.state.message}", file=sys.stderr)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import re
 import sys
 import warnings
 from typing import Sequence
@@ -14,7 +16,8 @@ from typing import Sequence
 from viewer.animation.modes import MODES
 
 from viewer.cli_render import add_render_parser, run_render, size_argument
-from viewer.errors import GltfError, GltfWarning
+from viewer.cli_view import add_file_access_argument
+from viewer.errors import GltfError, GltfWarning, shorten
 
 EXIT_BAD_INPUT = 2
 SUBCOMMANDS = ("inspect", "sample", "bench")
@@ -24,18 +27,32 @@ class UsageError(Exception):
     """A bad command-line argument."""
 
 
+# Any number (or comma list of numbers, for --times) that argparse should take as a value, not as an
+# option: "-1e308", "-.5", "-inf", "-1,0.5". argparse's own pattern knows only "-5" and "-0.5", so
+# "--time -1e308" failed with "expected one argument".
+_UNSIGNED = r"(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|inf(?:inity)?|nan)"
+NEGATIVE_NUMBER = re.compile(rf"^-{_UNSIGNED}(?:\s*,\s*[-+]?{_UNSIGNED})*$", re.IGNORECASE)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but a bad argument is one line and exit 2, not a usage dump."""
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = NEGATIVE_NUMBER  # argparse's hook (3.10–3.13) for what a number is
+
     def error(self, message: str) -> None:  # noqa: D102 — argparse hook
-        raise UsageError(f"{self.prog}: {message}")
+        raise UsageError(f"{self.prog}: {shorten(message, 300)}")
 
 
 def _times(text: str) -> list[float]:
     try:
-        return [float(x) for x in text.split(",") if x.strip()]
+        times = [float(x) for x in text.split(",") if x.strip()]
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"--times wants comma-separated seconds, got {text!r}") from exc
+        raise argparse.ArgumentTypeError(f"--times wants comma-separated seconds, got {shorten(text)!r}") from exc
+    if not times or not all(math.isfinite(t) for t in times):
+        raise argparse.ArgumentTypeError(f"--times wants comma-separated finite seconds, got {shorten(text)!r}")
+    return times
 
 
 def _positive(text: str) -> int:
@@ -56,9 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("inspect", help="what is in the file")
     p.add_argument("file")
     p.add_argument("--json", action="store_true")
+    add_file_access_argument(p)
     p = sub.add_parser("sample", help="animation values at chosen times")
     p.add_argument("file")
     p.add_argument("--json", action="store_true")
+    add_file_access_argument(p)
     p.add_argument("--animation", type=int)
     g = p.add_mutually_exclusive_group()
     g.add_argument("--times", type=_times)
@@ -70,24 +89,38 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--frames", type=_positive, default=1000)
     p.add_argument("--size", type=size_argument, default=(640, 480), help="render_fps frame size WxH (640x480)")
     p.add_argument("--render-frames", type=_positive, default=200, help="frames timed for render_fps (200)")
+    add_file_access_argument(p)
     add_render_parser(sub)
     return parser
 
 
-def _cmd_inspect(args) -> int:
-    from viewer import cli_inspect
+def _load(args):
+    """The scene of ``args.file`` under the command line's file access policy."""
     from viewer.scene import load
 
-    info = cli_inspect.describe(load(args.file))
+    return load(args.file, args.allow_outside_folder)
+
+
+def _load_animated(args, command: str):
+    """``_load``, for commands that mean nothing without an animation (``sample``, ``bench``)."""
+    scene = _load(args)
+    if not scene.clips:
+        raise UsageError(f"animview {command}: {shorten(str(args.file), 200)} has no animations")
+    return scene
+
+
+def _cmd_inspect(args) -> int:
+    from viewer import cli_inspect
+
+    info = cli_inspect.describe(_load(args))
     print(json.dumps(info, indent=1) if args.json else cli_inspect.table(info))
     return 0
 
 
 def _cmd_sample(args) -> int:
     from viewer.sampling import sample_animations
-    from viewer.scene import load
 
-    scene = load(args.file)
+    scene = _load_animated(args, "sample")
     if args.animation is not None and not 0 <= args.animation < len(scene.clips):
         raise UsageError(f"animview sample: --animation {args.animation} is not in {args.file} "
                          f"(it has {len(scene.clips)} animations)")
@@ -106,9 +139,8 @@ def _cmd_sample(args) -> int:
 
 def _cmd_bench(args) -> int:
     from viewer.bench import run_bench
-    from viewer.scene import load
 
-    result = run_bench(load(args.file), args.frames, args.size, args.render_frames)
+    result = run_bench(_load_animated(args, "bench"), args.frames, args.size, args.render_frames)
     if args.json:
         print(json.dumps(result))
     else:

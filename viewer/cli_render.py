@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from viewer.animation.modes import MODES
+from viewer.cli_view import add_file_access_argument
 from viewer.compare import modes_argument
 
 SIZE = re.compile(r"^(\d+)x(\d+)$")
@@ -92,6 +93,7 @@ def add_render_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--curves", action="store_true", help="with --compare: plot the channel in every mode below")
     p.add_argument("--node", type=int, default=None, metavar="K",
                    help="with --compare: node the trails and curves follow (default: every animated node)")
+    add_file_access_argument(p)
     return p
 
 
@@ -162,7 +164,7 @@ def run_render(args) -> int:
     if kind == "mp4" and (args.size[0] % 2 or args.size[1] % 2):
         raise UsageError(f"animview render: MP4 (H.264, yuv420p) needs an even width and height, got "
                          f"{args.size[0]}x{args.size[1]}")
-    scene = load(args.file)
+    scene = load(args.file, args.allow_outside_folder)
     clip = _pick_clip(scene, args.animation)
     options = RenderOptions(grid=not args.no_grid, axes=not args.no_axes)
     if args.background is not None:

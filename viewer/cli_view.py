@@ -65,6 +65,14 @@ def add_view_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=_size, default=(1280, 720), help="window size WIDTHxHEIGHT")
     parser.add_argument("--frames", type=int, metavar="N", help="quit after N frames")
     parser.add_argument("--screenshot-dir", type=Path, default=Path("."), help="where P saves screenshots")
+    add_file_access_argument(parser)
+
+
+def add_file_access_argument(parser: argparse.ArgumentParser) -> None:
+    """``--allow-outside-folder``: the one switch of the loader's file access policy (``gltf/resources.py``)."""
+    parser.add_argument("--allow-outside-folder", action="store_true",
+                        help="let the file's buffer and image URIs name files outside its folder (refused by "
+                             "default: only regular files inside the model's folder tree are read)")
 
 
 def run_view(args: argparse.Namespace) -> int:
@@ -74,7 +82,7 @@ def run_view(args: argparse.Namespace) -> int:
     from viewer.scene import load
 
     path = Path(args.file) if args.file else asset_path(DEMO_FILE)
-    scene = load(path)
+    scene = load(path, args.allow_outside_folder)
     if scene.clips and not 0 <= args.animation < len(scene.clips):
         raise UsageError(f"animview: --animation {args.animation} is not in {path} (it has {len(scene.clips)})")
     if args.speed == 0:
@@ -84,7 +92,7 @@ def run_view(args: argparse.Namespace) -> int:
 
     options = ViewOptions(path=path, animation=args.animation, speed=args.speed, paused=args.paused,
                           time=args.time, mode=args.mode, fps=args.fps, screenshot_dir=args.screenshot_dir,
-                          compare=args.compare)
+                          compare=args.compare, allow_outside_folder=args.allow_outside_folder)
     try:
         wnd = open_window(args.window, args.size, args.backend)
     except Exception as exc:  # pyglet / glfw raise their own types when there is no display

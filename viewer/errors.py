@@ -8,6 +8,22 @@ from __future__ import annotations
 from pathlib import Path
 
 
+# Bounds on what an error line repeats from the input: a file may hold a 5 000-character URI or name.
+MAX_QUOTE_CHARS = 80
+MAX_PATH_CHARS = 200
+MAX_POINTER_CHARS = 120
+MAX_MESSAGE_CHARS = 300
+
+
+def shorten(text: str, limit: int = MAX_QUOTE_CHARS) -> str:
+    """``text`` cut to at most ``limit`` characters, its middle replaced by an ellipsis (both ends tell
+    most: where a path starts and which file it names)."""
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) * 2 // 3
+    return text[:head] + "…" + text[len(text) - (limit - 1 - head):]
+
+
 class GltfError(Exception):
     """A file that cannot be loaded as glTF 2.0, with where and why.
 
@@ -18,9 +34,9 @@ class GltfError(Exception):
     """
 
     def __init__(self, file: str | Path, pointer: str, message: str) -> None:
-        self.file = str(file)
-        self.pointer = pointer
-        self.message = message
+        self.file = shorten(str(file), MAX_PATH_CHARS)
+        self.pointer = shorten(pointer, MAX_POINTER_CHARS)
+        self.message = shorten(message, MAX_MESSAGE_CHARS)
         super().__init__(self.one_line())
 
     def one_line(self) -> str:

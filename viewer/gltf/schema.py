@@ -2,7 +2,8 @@
 top-level array an index points into (after the glTF 2.0 JSON schema, ``specification/2.0/schema``).
 
 This is data only; ``validate.check_structure`` walks it. Properties not listed here (``name``,
-``extras``, ``extensions``, …) are not checked. Rules that need more than one property at a time
+``extras``, the contents of extensions the viewer does not read, …) are not checked; every object's
+``extensions`` must be an object of objects, as the schema's ``glTFProperty`` says. Rules that need more than one property at a time
 (matrix vs TRS, counts that must agree, data in buffers) live in the other ``validate_*`` modules.
 """
 from __future__ import annotations
@@ -91,9 +92,18 @@ def mapping(values: Spec, required: bool = False, min_items: int = 0) -> Spec:
     return Spec("map", required, items=values, min_items=min_items)
 
 
+TEXTURE_TRANSFORM = obj({  # KHR_texture_transform, read by the renderer
+    "offset": array(number(), length=2),
+    "rotation": number(),
+    "scale": array(number(), length=2),
+    "texCoord": integer(minimum=0),
+})
+
+
 def _texture_info(**extra: Spec) -> Spec:
     """A textureInfo (§5.28); normal and occlusion textures add ``scale`` / ``strength``."""
-    return obj({"index": index("textures", required=True), "texCoord": integer(minimum=0), **extra})
+    return obj({"index": index("textures", required=True), "texCoord": integer(minimum=0), **extra,
+                "extensions": obj({"KHR_texture_transform": TEXTURE_TRANSFORM})})
 
 
 UNIT = {"minimum": 0.0, "maximum": 1.0}
@@ -113,6 +123,7 @@ MATERIAL = obj({
     "alphaMode": string(enum=("OPAQUE", "MASK", "BLEND")),
     "alphaCutoff": number(minimum=0.0),
     "doubleSided": boolean(),
+    "extensions": obj({"KHR_materials_emissive_strength": obj({"emissiveStrength": number(minimum=0.0)})}),
 })
 
 PRIMITIVE = obj({

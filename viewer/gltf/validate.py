@@ -15,12 +15,14 @@ Every fault raises ``GltfError(file, pointer, message)`` with the JSON pointer o
 from __future__ import annotations
 
 import math
+import sys
 import warnings
 from pathlib import Path
 
 from viewer.errors import GltfError, GltfWarning, pointer
 from viewer.gltf import validate_animation, validate_data, validate_mesh, validate_scene
 from viewer.gltf.accessors import AccessorReader
+from viewer.gltf.resources import FileAccess
 from viewer.gltf.schema import GLTF, Spec
 
 SUPPORTED_EXTENSIONS = frozenset({
@@ -51,12 +53,13 @@ def check_structure(raw: object, file: Path) -> None:
     _check_extensions(raw, file)
 
 
-def check_content(raw: dict, file: Path, buffers: list[bytes], reader: AccessorReader) -> frozenset[tuple[int, int]]:
+def check_content(raw: dict, access: FileAccess, buffers: list[bytes],
+                  reader: AccessorReader) -> frozenset[tuple[int, int]]:
     """Check everything that needs loaded buffers or several properties at once.
 
     Args:
         raw: glTF JSON that passed ``check_structure``.
-        file: the .gltf/.glb, for errors; also the base for relative image URIs.
+        access: the .gltf/.glb (for errors) and the policy for the image files it names.
         buffers: loaded buffer bytes, one per ``raw["buffers"]``.
         reader: reads accessor values for the rules that need them (times, indices).
 
@@ -64,11 +67,12 @@ def check_content(raw: dict, file: Path, buffers: list[bytes], reader: AccessorR
         ``(animation, channel)`` pairs to ignore (KHR_animation_pointer channels, channels without a
         target node, earlier channels of a repeated target), each announced with a ``GltfWarning``.
     """
+    file = access.model
     quantized = "KHR_mesh_quantization" in raw.get("extensionsUsed", [])
     validate_data.check_buffers(raw, file, buffers)
     validate_data.check_buffer_views(raw, file)
     validate_data.check_accessors(raw, file, reader)
-    validate_data.check_images(raw, file)
+    validate_data.check_images(raw, access)
     validate_scene.check_nodes(raw, file)
     validate_scene.check_cameras(raw, file)
     validate_mesh.check_meshes(raw, file, reader, quantized)
@@ -126,6 +130,9 @@ class _Walker:
 
     def _check_number(self, value: float, spec: Spec, path: tuple) -> None:
         label = _label(path)
+        if isinstance(value, int) and abs(value) > sys.float_info.max:  # Python reads any digit count
+            self._fail(path, f"{label} is an integer of {len(str(abs(value)))} digits, too large for any number "
+                             "a glTF reader can hold")
         if not math.isfinite(value):  # JSON has no NaN/Infinity, but Python reads 1e999 as inf
             self._fail(path, f"{label} {value} is not a finite number")
         if spec.enum and value not in spec.enum:
@@ -159,6 +166,14 @@ class _Walker:
             self.check(item, spec.items, (*path, key))
 
     def _check_object(self, value: dict, spec: Spec, path: tuple) -> None:
+        extensions = value.get("extensions")
+        if extensions is not None:  # every glTF object's extensions: an object of objects (extras: anything)
+            if not isinstance(extensions, dict):
+                self._fail((*path, "extensions"), f"extensions must be an object, got {_json_type(extensions)}")
+            for name, ext in extensions.items():
+                if not isinstance(ext, dict):
+                    self._fail((*path, "extensions", name), f"extension {_short(name)} must be an object, got "
+                                                            f"{_json_type(ext)}")
         for key, field in (spec.fields or {}).items():
             if key in value:
                 self.check(value[key], field, (*path, key))

@@ -12,7 +12,7 @@ import numpy as np
 
 from viewer.errors import GltfError, pointer
 from viewer.gltf.accessors import (FLOAT, TYPE_COMPONENTS, AccessorReader, component_size, element_size)
-from viewer.gltf.resources import check_uri_available
+from viewer.gltf.resources import FileAccess, check_uri_available
 
 MAX_ACCESSOR_BYTES = 512 * 1024 * 1024  # refuse larger accessors rather than allocate them
 MAX_ZERO_FILLED_BYTES = 1024 * 1024 * 1024  # all accessors without a bufferView together (no file data behind them)
@@ -139,12 +139,13 @@ def _check_sparse_range(sparse: dict, part: str, size: int, align: int, views: l
                         f"{views[v]['byteLength']}")
 
 
-def check_images(raw: dict, file: Path) -> None:
+def check_images(raw: dict, access: FileAccess) -> None:
     """Each image has exactly one source: a uri that resolves, or a bufferView with a mimeType."""
+    file = access.model
     for i, image in enumerate(raw.get("images", [])):
         if ("uri" in image) == ("bufferView" in image):
             raise GltfError(file, pointer("images", i), f"image {i} must have exactly one of uri and bufferView")
         if "bufferView" in image and "mimeType" not in image:
             raise GltfError(file, pointer("images", i, "mimeType"), f"image {i} uses a bufferView but has no mimeType")
         if "uri" in image:
-            check_uri_available(image["uri"], file, pointer("images", i, "uri"), f"image {i}")
+            check_uri_available(image["uri"], access, pointer("images", i, "uri"), f"image {i}")
