@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 import pytest
 
+import extreme_files
 from gltf_builder import GltfBuilder, minimal_animated
 from viewer import GltfWarning, Pose, load, math3d
 from viewer.pose import compose_world, world_steps
@@ -73,19 +74,8 @@ def test_both_plans_give_the_world_of_the_definition(seed):
     np.testing.assert_allclose(compose_world(batch, plans["jumps"])[1], expected, atol=1e-9)
 
 
-def _chain_file(tmp_path, depth: int):
-    b = GltfBuilder()
-    for i in range(depth):
-        b.add_node(children=[i + 1] if i + 1 < depth else [], translation=[0.0, 1.0, 0.0])
-    b.add_animation([dict(node=0, path="translation", times=[0, 1], values=[[0, 0, 0], [5, 0, 0]]),
-                     dict(node=depth - 1, path="rotation", times=[0, 1],
-                          values=[[0, 0, 0, 1], [0, 0, 0.7071068, 0.7071068]])])
-    b.add_scene([0])
-    return b.write_gltf(tmp_path, "chain.gltf")
-
-
 def test_a_30000_deep_chain_loads_samples_and_poses(tmp_path):
-    scene = load(_chain_file(tmp_path, 30000))
+    scene = load(extreme_files.chain(30000).write_gltf(tmp_path, "chain.gltf"))
     assert scene.nodes.depth.max() == 29999
     pose = Pose(scene)
     pose.set_time(scene.clips[0], 0.5)
@@ -94,14 +84,8 @@ def test_a_30000_deep_chain_loads_samples_and_poses(tmp_path):
 
 
 def test_a_100000_node_file_loads_samples_and_poses(tmp_path):
-    b = GltfBuilder()
     n = 100_000
-    b.add_node(children=list(range(1, n)), translation=[0.0, 0.0, 1.0])
-    for i in range(1, n):
-        b.add_node(translation=[float(i), 0.0, 0.0])
-    b.add_animation([dict(node=0, path="translation", times=[0, 2], values=[[0, 0, 0], [0, 4, 0]])])
-    b.add_scene([0])
-    scene = load(b.write_gltf(tmp_path, "wide.gltf"))
+    scene = load(extreme_files.wide(n).write_gltf(tmp_path, "wide.gltf"))
     pose = Pose(scene)
     pose.set_time(scene.clips[0], 1.0)
     np.testing.assert_allclose(pose.world[n - 1][:3, 3], [n - 1, 2.0, 0.0])
