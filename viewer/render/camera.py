@@ -4,6 +4,11 @@ Every camera answers ``matrices(pose, aspect) -> (view, projection)``, both (4, 
 convention (column vectors; ``math3d.to_gl`` converts at the GL boundary). Units are the scene's
 (metres in glTF); angles are radians. glTF convention: +Y up, the front of a model faces +Z, so the
 default orbit view looks from +Z (towards the viewer), a little to the right and above.
+
+Hostile numbers stop here, not in the renderer: ``OrbitCamera.fit`` takes any bounds (``limits.
+view_bounds``: huge, tiny, zero-size or non-finite), and a glTF camera's planes, field of view and
+magnifications are clamped to what a float32 projection holds (``safe_projection``); a camera node
+whose world matrix is singular or not finite looks down -Z from where it can (never NaN).
 """
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ import numpy as np
 
 from viewer import math3d
 from viewer.pose import Pose
+from viewer.render.limits import F32_MAX, MAX_EXTENT, drawable, view_bounds
 from viewer.scene import Camera, Scene
 
 DEFAULT_YAW = math.radians(30.0)     # from +Z towards +X
@@ -21,6 +27,9 @@ DEFAULT_PITCH = math.radians(18.0)   # above the horizon
 DEFAULT_FOV = math.radians(40.0)
 FIT_MARGIN = 1.1                     # the fitted box fills ~90 % of the narrower side
 MAX_PITCH = math.radians(89.0)
+MIN_FOV = 1e-6                       # radians: yfov is clamped to [MIN_FOV, π - MIN_FOV]
+MIN_PLANE, MAX_PLANE = 1e-30, 1e30   # clip plane distances and orthographic magnifications
+MIN_DEPTH_RANGE = 1e-6               # far - near, relative to far: keeps the depth terms finite
 
 
 def perspective(fov_y: float, aspect: float, near: float, far: float | None) -> np.ndarray:
@@ -66,12 +75,10 @@ class OrbitCamera:
         """Frame the box [lo, hi] (e.g. ``clip_bounds`` over a whole clip) from the current yaw and pitch:
         the target is the box centre and the distance the smallest that keeps all 8 corners inside the
         view with ``FIT_MARGIN`` to spare (tighter than a bounding sphere for long, flat models)."""
-        lo, hi = np.asarray(lo, np.float64), np.asarray(hi, np.float64)
-        self.target = 0.5 * (lo + hi)
-        self.radius = max(0.5 * float(np.linalg.norm(hi - lo)), 1e-6)
+        self.target, half, self.radius = view_bounds(lo, hi)
         rot = math3d.look_at(self.direction(), np.zeros(3), np.array([0.0, 1.0, 0.0]))[:3, :3]
-        corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
-        cam = (corners - self.target) @ rot.T  # corner offsets on the camera's right, up, back axes
+        signs = np.array([[x, y, z] for x in (-1.0, 1.0) for y in (-1.0, 1.0) for z in (-1.0, 1.0)])
+        cam = (signs * half) @ rot.T  # corner offsets on the camera's right, up, back axes
         tan_y = math.tan(0.5 * self.fov_y) / FIT_MARGIN
         tan_x = tan_y * aspect
         # a corner at (x, y, back) is in view when |x| <= tan_x * (d - back), and likewise for y
@@ -128,14 +135,52 @@ class GltfCamera:
     node: int
 
     def matrices(self, pose: Pose, aspect: float) -> tuple[np.ndarray, np.ndarray]:
-        world = np.array(pose.world[self.node], dtype=np.float64)
-        axes = world[:3, :3]
-        world[:3, :3] = axes / np.maximum(np.linalg.norm(axes, axis=0), 1e-12)  # glTF: scale is ignored
-        view = np.linalg.inv(world)
-        c = self.camera
-        if c.type == "orthographic":
-            return view, orthographic(c.xmag, c.ymag, c.znear, c.zfar or c.znear + 1.0)
-        return view, perspective(c.yfov, aspect, c.znear, c.zfar)
+        return camera_view(pose.world[self.node]), safe_projection(self.camera, aspect)
+
+
+def camera_view(world: np.ndarray) -> np.ndarray:
+    """View matrix of a camera node's world matrix, its scale ignored (glTF 2.0 §3.10.1).
+
+    The axes are normalized and the inverse taken when that is well defined; a node scaled to 0 (or
+    sheared flat) or with a non-finite or huge matrix gets the unrotated view from its position, or from
+    the origin when that is unusable too.
+    """
+    world = np.array(world, dtype=np.float64)
+    fallback = np.eye(4)
+    if not drawable(world):
+        return fallback
+    position = np.clip(world[:3, 3], -MAX_EXTENT, MAX_EXTENT)
+    fallback[:3, 3] = -position
+    norms = np.linalg.norm(world[:3, :3], axis=0)
+    if not (norms > 0.0).all():
+        return fallback
+    world[:3, :3] /= norms
+    world[:3, 3] = position
+    if abs(np.linalg.det(world[:3, :3])) < 1e-6:  # unit axes nearly parallel: no orientation to invert
+        return fallback
+    return np.linalg.inv(world)
+
+
+def safe_projection(c: Camera, aspect: float) -> np.ndarray:
+    """The projection of a glTF camera with its numbers clamped to what float32 holds: yfov in
+    [MIN_FOV, π - MIN_FOV], planes and magnifications in [MIN_PLANE, MAX_PLANE] (xmag, ymag keep their
+    sign: a negative one mirrors), far at least MIN_DEPTH_RANGE beyond near, beyond MAX_PLANE infinite."""
+    near = min(max(c.znear, MIN_PLANE), MAX_PLANE)
+    far = c.zfar
+    if c.type == "orthographic":
+        near = min(max(c.znear, 0.0), MAX_PLANE)  # 0 is a valid orthographic near plane
+        far = min(max(far if far is not None else near + 1.0, near + max(near * MIN_DEPTH_RANGE, MIN_PLANE)),
+                  2.0 * MAX_PLANE)
+        return orthographic(_magnification(c.xmag), _magnification(c.ymag), near, far)
+    if far is not None:
+        far = None if far > MAX_PLANE else max(far, near * (1.0 + MIN_DEPTH_RANGE))
+    fov = min(max(c.yfov, MIN_FOV), math.pi - MIN_FOV)
+    return perspective(fov, min(max(aspect, 1.0 / F32_MAX), F32_MAX), near, far)
+
+
+def _magnification(mag: float) -> float:
+    """|mag| clamped to [MIN_PLANE, MAX_PLANE], its sign kept (0 counts as positive)."""
+    return math.copysign(min(max(abs(mag), MIN_PLANE), MAX_PLANE), mag)
 
 
 def gltf_camera(scene: Scene, index: int) -> GltfCamera:

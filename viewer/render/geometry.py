@@ -83,9 +83,11 @@ def flat_normals(positions: np.ndarray) -> np.ndarray:
 
 def smooth_normals(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     """(n, 3) area-weighted vertex normals: the sum of the (unnormalized, so area-weighted) face cross
-    products of every triangle using the vertex, normalized. ``triangles`` is a flat index list (3 per triangle)."""
+    products of every triangle using the vertex, normalized. ``triangles`` is a flat index list (3 per triangle;
+    a count that is not a multiple of 3, which validation lets through, drops the incomplete last one)."""
     p = np.asarray(positions, dtype=np.float64)
-    t = np.asarray(triangles, dtype=np.int64).reshape(-1, 3)
+    t = np.asarray(triangles, dtype=np.int64)
+    t = t[: len(t) - len(t) % 3].reshape(-1, 3)  # a trailing partial triangle is not drawn either
     face = np.cross(p[t[:, 1]] - p[t[:, 0]], p[t[:, 2]] - p[t[:, 0]])
     acc = np.zeros_like(p)
     for corner in range(3):

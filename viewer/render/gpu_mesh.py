@@ -47,19 +47,22 @@ class GpuPrimitive:
         self.source = primitive
         self.material = material
         uv_set = material.uv_set if material.base_texture is not None else None
-        self.data: MeshData = prepare(primitive, uv_set)
-        self.morph = MorphTargets(ctx, primitive)
-        self.skinned = "in_joints0" in self.data.attributes
-        pos = self.data.attributes["in_position"]
-        self.lo, self.hi = (pos.min(axis=0), pos.max(axis=0)) if len(pos) else (np.zeros(3), np.zeros(3))
-        self.center = 0.5 * (self.lo + self.hi)
-        deltas = morph_deltas(primitive, "POSITION")
-        self.delta_lo = deltas.min(axis=1) if deltas is not None else np.zeros((0, 3))
-        self.delta_hi = deltas.max(axis=1) if deltas is not None else np.zeros((0, 3))
-        self.closed = (material.alpha_mode == "OPAQUE" and material.double_sided and not self.skinned
-                       and self.data.kind == "triangles"
-                       and closed_outward(pos, self.data.indices if self.data.indices is not None
-                                          else np.arange(len(pos)), deltas))
+        # POSITION may hold inf or NaN (validation lets float data through): the GPU drops such triangles,
+        # and the CPU preparation must neither warn nor fail on them
+        with np.errstate(over="ignore", invalid="ignore"):
+            self.data: MeshData = prepare(primitive, uv_set)
+            self.morph = MorphTargets(ctx, primitive)
+            self.skinned = "in_joints0" in self.data.attributes
+            pos = self.data.attributes["in_position"]
+            self.lo, self.hi = (pos.min(axis=0), pos.max(axis=0)) if len(pos) else (np.zeros(3), np.zeros(3))
+            self.center = 0.5 * self.lo.astype(np.float64) + 0.5 * self.hi.astype(np.float64)
+            deltas = morph_deltas(primitive, "POSITION")
+            self.delta_lo = deltas.min(axis=1) if deltas is not None else np.zeros((0, 3))
+            self.delta_hi = deltas.max(axis=1) if deltas is not None else np.zeros((0, 3))
+            self.closed = (material.alpha_mode == "OPAQUE" and material.double_sided and not self.skinned
+                           and self.data.kind == "triangles"
+                           and closed_outward(pos, self.data.indices if self.data.indices is not None
+                                              else np.arange(len(pos)), deltas))
         self.mode = GL_MODE[self.data.kind]
         self._buffers = {name: ctx.buffer(arr.tobytes()) for name, arr in self.data.attributes.items()}
         idx = self.data.indices

@@ -14,6 +14,7 @@ import moderngl
 import numpy as np
 
 from viewer import math3d
+from viewer.render.limits import MAX_EXTENT, view_bounds
 from viewer.render.shaders import ProgramCache
 
 LINES_SHADER = "lines.glsl"
@@ -25,7 +26,9 @@ GIZMO_FRACTION = 0.14  # gizmo square side, fraction of the smaller viewport sid
 
 
 def nice_spacing(length: float) -> float:
-    """The 1-2-5 × 10^k number nearest below ``length`` (> 0)."""
+    """The 1-2-5 × 10^k number nearest below ``length`` (> 0); lengths outside [1e-300, 1e300] (or NaN)
+    are clamped first, so the answer is always a positive finite number."""
+    length = min(max(float(length), 1e-300), 1e300) if length == length else 1.0
     k = math.floor(math.log10(length))
     base = 10.0 ** k
     for m in (5.0, 2.0, 1.0):
@@ -35,23 +38,28 @@ def nice_spacing(length: float) -> float:
 
 
 def grid_lines(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """(2·L, 7) float32 line vertices (x, y, z, r, g, b, a) of the ground grid under [lo, hi]."""
-    lo, hi = np.asarray(lo, np.float64), np.asarray(hi, np.float64)
-    radius = max(0.5 * float(np.linalg.norm(hi - lo)), 1e-6)
+    """(2·L, 7) float32 line vertices (x, y, z, r, g, b, a) of the ground grid under [lo, hi].
+
+    Any bounds are accepted (``limits.view_bounds``: huge, tiny, zero-size, non-finite); line positions
+    are computed in floats, so a centre 1e26 spacings from the origin cannot overflow an integer.
+    """
+    center, _, radius = view_bounds(lo, hi)
     step = nice_spacing(radius / 2.0)
-    center = 0.5 * (lo + hi)
-    cells = math.ceil(GRID_REACH * radius / step)
-    cx, cz = round(center[0] / step), round(center[2] / step)
-    y = float(lo[1])
-    xs = (cx + np.arange(-cells, cells + 1)) * step
-    zs = (cz + np.arange(-cells, cells + 1)) * step
+    cells = math.ceil(GRID_REACH * radius / step)  # radius / step is in [2, 10]: at most 25 cells
+    cx, cz = np.round(center[0] / step), np.round(center[2] / step)
+    lo, hi = np.asarray(lo, np.float64), np.asarray(hi, np.float64)
+    known = np.isfinite(lo).all() and np.isfinite(hi).all()
+    y = float(np.clip(min(lo[1], hi[1]), -MAX_EXTENT, MAX_EXTENT)) if known else 0.0  # under the lowest point
+    k = np.arange(-cells, cells + 1)
+    xs, zs = (cx + k) * step, (cz + k) * step
     x0, x1, z0, z1 = xs[0], xs[-1], zs[0], zs[-1]
+    major_x, major_z = np.fmod(cx + k, 5.0) == 0, np.fmod(cz + k, 5.0) == 0
     rows = []
-    for i, x in enumerate(xs):
-        color = AXIS_COLORS[2] if abs(x) < 0.5 * step else MAJOR_COLOR if (cx - cells + i) % 5 == 0 else GRID_COLOR
+    for x, major in zip(xs, major_x):
+        color = AXIS_COLORS[2] if abs(x) < 0.5 * step else MAJOR_COLOR if major else GRID_COLOR
         rows += [(x, y, z0, *color), (x, y, z1, *color)]  # along Z; the line at x = 0 is the Z axis
-    for i, z in enumerate(zs):
-        color = AXIS_COLORS[0] if abs(z) < 0.5 * step else MAJOR_COLOR if (cz - cells + i) % 5 == 0 else GRID_COLOR
+    for z, major in zip(zs, major_z):
+        color = AXIS_COLORS[0] if abs(z) < 0.5 * step else MAJOR_COLOR if major else GRID_COLOR
         rows += [(x0, y, z, *color), (x1, y, z, *color)]
     return np.asarray(rows, dtype=np.float32)
 

@@ -6,17 +6,22 @@ accepts: KHR_materials_unlit, KHR_materials_emissive_strength, KHR_texture_trans
 The base colour texture is uploaded as sRGB (GL_SRGB8_ALPHA8) so sampling returns linear values, with
 the sampler's wrap and filters and a mip chain when the min filter uses one. Textures are cached per
 (image, sampler) so materials that share an image share one upload.
+
+An image that cannot be decoded (broken bytes, a decompression bomb) is a ``GltfError`` naming
+``/images/i`` (one line, exit 2 in the CLI). An image larger than the GPU's maximum texture size is
+scaled down to fit, with a ``GltfWarning``, rather than uploaded as an invalid texture (GL_INVALID_VALUE).
 """
 from __future__ import annotations
 
 import io
+import warnings
 from dataclasses import dataclass
 
 import moderngl
 import numpy as np
 from PIL import Image
 
-from viewer.errors import GltfError, pointer
+from viewer.errors import GltfError, GltfWarning, pointer
 from viewer.scene import Scene
 
 GL_SRGB8_ALPHA8 = 0x8C43
@@ -116,7 +121,8 @@ class MaterialLibrary:
         return self._textures[key], (wrap[0] == MIRRORED_REPEAT, wrap[1] == MIRRORED_REPEAT)
 
     def _upload(self, source: int, sampler: dict, wrap: tuple[int, int]) -> moderngl.Texture:
-        rgba = decode_image(self.scene, source)
+        limit = int(self.ctx.info["GL_MAX_TEXTURE_SIZE"])  # moderngl caches it: 0 if first read off-context
+        rgba = decode_image(self.scene, source, limit if limit > 0 else None)
         h, w = rgba.shape[:2]
         # glTF's UV (0, 0) is the image's top-left; uploading the top row first puts it at GL's t = 0
         tex = self.ctx.texture((w, h), 4, rgba.tobytes(), internal_format=GL_SRGB8_ALPHA8)
@@ -150,15 +156,37 @@ def texture_transform(ext: dict) -> tuple[float, ...]:
     return tuple(float(x) for x in m.T.reshape(-1))
 
 
-def decode_image(scene: Scene, index: int) -> np.ndarray:
-    """(h, w, 4) uint8 RGBA of glTF image ``index``, rows top first.
+# A decompression bomb (a few KB of PNG that inflates to gigabytes) is refused from its header: 8192² pixels
+# (256 MiB as RGBA) is more than any texture a GPU here takes at full size.
+MAX_IMAGE_PIXELS = 8192 * 8192
+
+
+def decode_image(scene: Scene, index: int, max_size: int | None = None) -> np.ndarray:
+    """(h, w, 4) uint8 RGBA of glTF image ``index``, rows top first; scaled down (aspect kept, with a
+    ``GltfWarning``) so neither side exceeds ``max_size`` when given.
 
     Raises:
-        GltfError: Pillow cannot decode the bytes (pointer ``/images/index``).
+        GltfError: the bytes cannot be read or decoded (pointer ``/images/index``).
     """
+    where = pointer("images", index)
     data = scene.document.image_bytes(index)
     try:
-        with Image.open(io.BytesIO(data)) as img:
-            return np.asarray(img.convert("RGBA"), dtype=np.uint8)
-    except Exception as exc:  # Pillow raises several types for broken data
-        raise GltfError(scene.path, pointer("images", index), f"cannot decode image: {exc}") from exc
+        with Image.open(io.BytesIO(data)) as img:  # reads the header only
+            size = img.size
+            if size[0] * size[1] > MAX_IMAGE_PIXELS:  # refused before a pixel is decoded
+                raise GltfError(scene.path, where, f"image is {size[0]}×{size[1]} pixels, more than the "
+                                                   f"{MAX_IMAGE_PIXELS:,} this viewer decodes")
+            if max_size is not None and max(size) > max_size:
+                img.draft(img.mode, (max_size, max_size))  # JPEG: decode at a reduced scale
+                scale = max_size / max(img.size)  # each side at least 1 (thumbnail() fails on 20000×1)
+                fit = tuple(min(max(1, round(side * scale)), max_size) for side in img.size)
+                img = img.convert("RGBA").resize(fit, Image.Resampling.BOX)
+            rgba = np.asarray(img.convert("RGBA"), dtype=np.uint8)
+    except GltfError:
+        raise
+    except Exception as exc:  # Pillow raises several types for broken data (and a DecompressionBombError)
+        raise GltfError(scene.path, where, f"cannot decode image: {exc}") from exc
+    if rgba.shape[1::-1] != size:
+        warnings.warn(f"{scene.path}:{where}: image is {size[0]}×{size[1]}, larger than the GPU's maximum texture "
+                      f"size {max_size}; scaled down to {rgba.shape[1]}×{rgba.shape[0]}", GltfWarning, stacklevel=2)
+    return rgba

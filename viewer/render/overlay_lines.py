@@ -4,7 +4,9 @@ Uses ``shaders/lines.glsl`` (the grid's program) with depth testing off, so join
 visible. What the skeleton is: with skins, every skin's joints, and a bone from each joint to its parent
 when the parent is a joint too; without skins, every node and its parent link (so rigid animations show
 their hierarchy). The geometry is plain numpy (``skeleton_points``, ``box_edges``, ``pick``) and tested
-without a GPU; one dynamic buffer per scene holds it, rewritten each frame.
+without a GPU; one dynamic buffer per scene holds it, rewritten each frame. Nodes whose position is
+not float32-finite (a hostile file's 1e300 translation) are left out, and so is a bounds box beyond
+float32, so no inf or NaN reaches the line buffer.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import numpy as np
 
 from viewer import math3d
 from viewer.pose import Pose
+from viewer.render.limits import fits_f32
 from viewer.render.shaders import ProgramCache
 from viewer.scene import Scene
 
@@ -73,9 +76,10 @@ def pick(world: np.ndarray, candidates: np.ndarray, view_proj: np.ndarray, size:
     """
     if not len(candidates):
         return None
-    screen, front = to_window(world[candidates, :3, 3], view_proj, size)
-    d = np.hypot(screen[:, 0] - x, screen[:, 1] - y)
-    d[~front] = np.inf
+    with np.errstate(over="ignore", invalid="ignore"):  # a node at 1e300: inf / NaN, never picked
+        screen, front = to_window(world[candidates, :3, 3], view_proj, size)
+        d = np.hypot(screen[:, 0] - x, screen[:, 1] - y)
+    d[~front | ~np.isfinite(d)] = np.inf
     best = int(np.argmin(d))
     return int(candidates[best]) if d[best] <= radius_px else None
 
@@ -101,17 +105,21 @@ class OverlayLines:
     def draw(self, pose: Pose, view_proj: np.ndarray, skeleton: bool, bounds: bool, selected: int | None) -> None:
         """Draw the chosen parts over whatever the bound framebuffer holds."""
         pos = pose.world[:, :3, 3]
+        ok = fits_f32(pos)
         lines, points = [], []
         if skeleton and len(self.bones):
-            lines.append(_rows(pos[self.bones.reshape(-1)], BONE_COLOR))
+            bones = self.bones[ok[self.bones].all(axis=1)]
+            lines.append(_rows(pos[bones.reshape(-1)], BONE_COLOR))
         if bounds:
-            lo, hi = pose.bounds()
-            lines.append(_rows(box_edges(lo, hi), BOUNDS_COLOR))
+            with np.errstate(over="ignore", invalid="ignore"):
+                edges = box_edges(*pose.bounds())
+            if fits_f32(edges).all():
+                lines.append(_rows(edges, BOUNDS_COLOR))
         if skeleton:
-            points.append(_rows(pos[self.points], JOINT_COLOR))
+            points.append(_rows(pos[self.points[ok[self.points]]], JOINT_COLOR))
         n_lines = sum(len(a) for a in lines)
         n_points = sum(len(a) for a in points)
-        has_selected = selected is not None and 0 <= selected < len(pos)
+        has_selected = selected is not None and 0 <= selected < len(pos) and bool(ok[selected])
         if not (n_lines or n_points or has_selected):
             return
         parts = lines + points + ([_rows(pos[[selected]], SELECTED_COLOR)] if has_selected else [])

@@ -5,6 +5,11 @@ texture, the grid). ``render(pose, camera, framebuffer, options)`` then draws th
 the renderer never decides time: per frame it only writes uniforms, the joint texture and the morph
 weights. Order (glTF 2.0 §3.9.4): OPAQUE and MASK primitives, the ground grid, then BLEND primitives
 back to front with depth writes off, then the axis gizmo on top.
+
+Numbers the GPU cannot take are kept from it (``limits.py``): a mesh node whose world matrix (or, when
+skinned, any of its skin's joint matrices) is not float32-finite is not drawn that frame — decided by
+one vectorized test over all nodes per frame; a camera whose matrices are not finite draws nothing but
+the background. The core warns about such nodes; the renderer only stays out of their way.
 """
 from __future__ import annotations
 
@@ -18,7 +23,8 @@ from viewer.pose import Pose
 from viewer.render.camera import eye_position
 from viewer.render.gpu_mesh import UNIT_JOINTS, GpuPrimitive, GpuScene
 from viewer.render.grid import Overlays
-from viewer.render.shaders import ProgramCache
+from viewer.render.limits import F32_MAX, camera_drawable, normal_matrix
+from viewer.render.shaders import ProgramCache, active_uniforms, set_uniform
 from viewer.render.skinning import JointTexture
 from viewer.scene import Scene
 
@@ -93,11 +99,10 @@ class Renderer:
         self.overlays.set_ground(lo, hi)
 
     def _u(self, prog: moderngl.Program) -> dict[str, moderngl.Uniform]:
-        """The active uniforms of a program (the compiler drops unused ones)."""
-        key = prog.glo
-        if key not in self._uniforms:
-            self._uniforms[key] = {n: prog[n] for n in prog if isinstance(prog[n], moderngl.Uniform)}
-        return self._uniforms[key]
+        """The active uniforms of a program, looked up once (set them with ``set_uniform``)."""
+        if prog.glo not in self._uniforms:
+            self._uniforms[prog.glo] = active_uniforms(prog)
+        return self._uniforms[prog.glo]
 
     def render(self, pose: Pose, camera, framebuffer: moderngl.Framebuffer,
                options: RenderOptions | None = None) -> None:
@@ -114,25 +119,26 @@ class Renderer:
         framebuffer.use()
         viewport = framebuffer.viewport
         view, proj = camera.matrices(pose, viewport[2] / max(viewport[3], 1))
-        view_proj = proj @ view
+        with np.errstate(over="ignore", invalid="ignore"):
+            view_proj = proj @ view
         debug = opts.debug_vertex_ids
         if debug:
             framebuffer.clear(0.0, 0.0, 0.0, 0.0, depth=1.0)
         else:
             framebuffer.clear(*opts.background, 1.0, depth=1.0)
+        if not camera_drawable(view, view_proj):
+            return
         ctx.enable_only(moderngl.DEPTH_TEST)
         ctx.depth_func = "<"
         ctx.point_size = 1.0 if debug else opts.point_size
-        if self.joints.total:
-            self.joints.update(pose)
-            self.joints.texture.use(UNIT_JOINTS)
+        items = self._drawable_items(pose)
         frame = self._frame_uniforms(view, view_proj)
         self._view_proj = view_proj
         self._updated = set()
-        opaque = [it for it in self.items if debug or it.primitive.material.alpha_mode != "BLEND"]
+        opaque = [it for it in items if debug or it.primitive.material.alpha_mode != "BLEND"]
         if len(opaque) > 1 and not debug:
             # nearest first: later draws behind them fail the depth test before shading
-            depth = [self._view_depth(it, pose, view) for it in opaque]
+            depth = self._view_depths(opaque, pose, view)
             opaque = [opaque[i] for i in np.argsort(depth, kind="stable")[::-1]]
         for n, item in enumerate(opaque):
             self._draw(item, pose, frame, debug, n)
@@ -140,9 +146,9 @@ class Renderer:
             return
         if opts.grid:
             self.overlays.draw_grid(view_proj)
-        blend = [it for it in self.items if it.primitive.material.alpha_mode == "BLEND"]
+        blend = [it for it in items if it.primitive.material.alpha_mode == "BLEND"]
         if blend:
-            depth = [self._view_depth(it, pose, view) for it in blend]
+            depth = self._view_depths(blend, pose, view)
             ctx.enable(moderngl.BLEND)
             ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
             framebuffer.depth_mask = False
@@ -165,35 +171,56 @@ class Renderer:
         framebuffer.use()
         viewport = framebuffer.viewport
         view, proj = camera.matrices(pose, viewport[2] / max(viewport[3], 1))
-        if self.joints.total:
-            self.joints.update(pose)
-            self.joints.texture.use(UNIT_JOINTS)
-        frame = self._frame_uniforms(view, proj @ view)
+        with np.errstate(over="ignore", invalid="ignore"):
+            view_proj = proj @ view
+        if not camera_drawable(view, view_proj):
+            return
+        items = self._drawable_items(pose)
+        self._view_proj = view_proj
+        frame = self._frame_uniforms(view, view_proj)
         frame["u_opacity"] = float(opacity)
         self._updated = set()
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
         framebuffer.depth_mask = False
         try:
-            for n, item in enumerate(self.items):
+            for n, item in enumerate(items):
                 self._draw(item, pose, frame, False, n)
         finally:
             framebuffer.depth_mask = True
             ctx.disable(moderngl.BLEND)
             ctx.front_face = "ccw"
 
+    def _drawable_items(self, pose: Pose) -> list[DrawItem]:
+        """Upload this frame's joint matrices; the draw items whose matrices the GPU can take."""
+        if self.joints.total:
+            self.joints.update(pose)
+            self.joints.texture.use(UNIT_JOINTS)
+        ok = pose.drawable  # world matrices that fit float32, found once per pose update
+        if ok.all() and self.joints.ok.all():
+            return self.items
+        return [it for it in self.items if (self.joints.ok[it.skin] if it.skin >= 0 else ok[it.node])]
+
     def _frame_uniforms(self, view: np.ndarray, view_proj: np.ndarray) -> dict[str, object]:
         light = KEY_IN_VIEW @ view[:3, :3]  # camera axes (rows of the view rotation) to world
+        length = float(np.linalg.norm(light))
+        with np.errstate(over="ignore", invalid="ignore"):
+            eye = np.clip(np.nan_to_num(eye_position(view)), -F32_MAX, F32_MAX)
         return {
             "u_view_proj": math3d.to_gl(view_proj),
-            "u_eye": tuple(eye_position(view)),
-            "u_light_dir": tuple(light / np.linalg.norm(light)),
+            "u_eye": tuple(eye),
+            "u_light_dir": tuple(light / length) if length > 0.0 else (0.0, 1.0, 0.0),
             "u_light_color": KEY_COLOR, "u_sky": SKY_COLOR, "u_ground": GROUND_COLOR,
             "u_opacity": 1.0,
         }
 
+    def _view_depths(self, items: list[DrawItem], pose: Pose, view: np.ndarray) -> np.ndarray:
+        """View-space z of each primitive's centre (skinned: the mean of its joints' world positions);
+        an overflow (a huge but drawable node) sorts as 0 rather than NaN."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.nan_to_num(np.array([self._view_depth(it, pose, view) for it in items]))
+
     def _view_depth(self, item: DrawItem, pose: Pose, view: np.ndarray) -> float:
-        """View-space z of the primitive's centre (skinned: the mean of its joints' world positions)."""
         if item.skin >= 0:
             center = pose.world[self.scene.skins[item.skin].joints][:, :3, 3].mean(axis=0)
         else:
@@ -209,40 +236,35 @@ class Renderer:
         if prog.glo not in self._updated:  # per-frame uniforms: once per program and frame
             self._updated.add(prog.glo)
             for name, value in frame.items():
-                if name in u:
-                    if isinstance(value, bytes):
-                        u[name].write(value)
-                    else:
-                        u[name].value = value
+                set_uniform(u, name, value)
         world = pose.world[item.node]
+        mirrored = False
         if item.skin >= 0:
-            u["u_joint_offset"].value = int(self.joints.offsets[item.skin])
+            set_uniform(u, "u_joint_offset", int(self.joints.offsets[item.skin]))
         else:
-            u["u_model"].write(math3d.to_gl(world))
-            if "u_normal_matrix" in u:
-                u["u_normal_matrix"].write(math3d.to_gl(np.linalg.inv(world[:3, :3]).T))
-        if prim.morph.count and "u_morph_weights" in u:
+            set_uniform(u, "u_model", math3d.to_gl(world))
+            normals, mirrored = normal_matrix(world[:3, :3])
+            set_uniform(u, "u_normal_matrix", math3d.to_gl(normals))
+        if prim.morph.count:
             weights = np.zeros(prim.morph.count, dtype=np.float32)
             w = pose.node_weights(item.node)[: prim.morph.count]
-            weights[: len(w)] = w
-            u["u_morph_weights"].write(weights.tobytes())
-            u["u_morph_vertex_count"].value = prim.morph.vertex_count
+            weights[: len(w)] = np.clip(np.nan_to_num(w), -F32_MAX, F32_MAX)
+            set_uniform(u, "u_morph_weights", weights.tobytes())
+            set_uniform(u, "u_morph_vertex_count", prim.morph.vertex_count)
         mat = prim.material
         if debug:
-            u["u_draw_id"].value = number
+            set_uniform(u, "u_draw_id", number)
         else:
             for name, value in (("u_base_color", mat.base_color), ("u_metallic", mat.metallic),
                                 ("u_roughness", mat.roughness), ("u_emissive", mat.emissive),
                                 ("u_alpha_cutoff", mat.alpha_cutoff), ("u_uv_transform", mat.uv_transform)):
-                if name in u:
-                    u[name].value = value
+                set_uniform(u, name, value)
         prim.bind_textures()
         if self._cull(item, pose, world, debug):
             self.ctx.enable(moderngl.CULL_FACE)
         else:
             self.ctx.disable(moderngl.CULL_FACE)
         # a mirroring world matrix flips the winding (glTF 2.0 §3.7.4); skinned meshes keep CCW
-        mirrored = item.skin < 0 and np.linalg.det(world[:3, :3]) < 0.0
         self.ctx.front_face = "cw" if mirrored else "ccw"
         vao.render(moderngl.POINTS if debug else prim.mode, vertices=prim.count)
 
@@ -265,11 +287,13 @@ class Renderer:
             a, b = w[:, None] * prim.delta_lo, w[:, None] * prim.delta_hi
             lo, hi = lo + np.minimum(a, b).sum(axis=0), hi + np.maximum(a, b).sum(axis=0)
         corners = np.array([[x, y, z, 1.0] for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
-        clip = corners @ (self._view_proj @ world).T
-        return bool((clip[:, 3] > 0.0).all() and (clip[:, 2] > -clip[:, 3]).all())
+        with np.errstate(over="ignore", invalid="ignore"):  # a huge node: NaN compares false, no culling
+            clip = corners @ (self._view_proj @ world).T
+            return bool((clip[:, 3] > 0.0).all() and (clip[:, 2] > -clip[:, 3]).all())
 
     def release(self) -> None:
         """Free every GPU resource of the scene (programs stay in the shared cache)."""
         self.gpu.release()
         self.joints.release()
         self.overlays.release()
+

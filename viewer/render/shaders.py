@@ -52,6 +52,24 @@ def normalize_defines(defines: Mapping[str, object] | Iterable[str]) -> Defines:
     return tuple(sorted((str(k), "" if v is None or v is True else str(v)) for k, v in items))
 
 
+def active_uniforms(prog: moderngl.Program) -> dict[str, moderngl.Uniform]:
+    """The uniforms a compiled program still has. The GLSL compiler drops what it can prove unused, and
+    what it proves depends on the #defines: with MORPH_TARGETS 1 the index ``k * u_morph_vertex_count``
+    folds to 0 and that uniform is gone. So no uniform may be assumed present: see ``set_uniform``."""
+    return {n: prog[n] for n in prog if isinstance(prog[n], moderngl.Uniform)}
+
+
+def set_uniform(uniforms: dict[str, moderngl.Uniform], name: str, value) -> None:
+    """Set uniform ``name`` when the program has it: bytes are written as they are, other values assigned."""
+    u = uniforms.get(name)
+    if u is None:
+        return
+    if isinstance(value, bytes):
+        u.write(value)
+    else:
+        u.value = value
+
+
 class ProgramCache:
     """Compiled programs of one context, keyed by (file, defines); compiling is slow on llvmpipe (~50 ms),
     so the window and every renderer on a context share it."""

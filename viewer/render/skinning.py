@@ -4,6 +4,10 @@ Layout (read by ``shaders/skinning.glsl``): RGBA32F, four texels per joint (the 
 world(joint) × inverseBindMatrix, math convention → column-major), joints of all skins one after the
 other (skin k starts at ``offsets[k]``), wrapped in rows of ``JOINTS_PER_ROW`` joints. A texture has no
 uniform-array limit: 1024 joints per row × (max texture size) rows.
+
+A joint matrix the GPU cannot take (NaN from a broken inverse bind matrix, a joint at 1e300) is written
+as zeros, so no NaN or inf reaches the texture, and its skin is marked not drawable (``ok``) for the
+frame: the renderer skips that skin's draws rather than show a mesh collapsed onto the origin.
 """
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ import moderngl
 import numpy as np
 
 from viewer.pose import Pose
+from viewer.render.limits import drawable
 from viewer.scene import Scene
 
 JOINTS_PER_ROW = 1024
@@ -26,6 +31,8 @@ class JointTexture:
         width = min(max(self.total, 1), JOINTS_PER_ROW)
         rows = max(1, -(-self.total // JOINTS_PER_ROW))
         self._padded = np.zeros((rows * width, 4, 4), dtype=np.float32)
+        self._matrices = np.zeros((self.total, 4, 4))  # float64 staging, checked before the float32 cast
+        self.ok = np.ones(len(counts), dtype=bool)  # per skin: every joint matrix drawable this frame
         self.texture = ctx.texture((width * 4, rows), 4, dtype="f4")
         self.texture.filter = (moderngl.NEAREST, moderngl.NEAREST)
         self.texture.repeat_x = self.texture.repeat_y = False
@@ -34,10 +41,18 @@ class JointTexture:
         """Upload joint matrices of every skin for the pose as it is now (one texture write)."""
         if not self.total:
             return
-        for k in range(len(pose.scene.skins)):
-            a, b = self.offsets[k], self.offsets[k + 1]
-            # (J, 4, 4) math convention → transpose so each joint's 16 floats are its 4 columns
-            self._padded[a:b] = np.swapaxes(pose.joint_matrices(k), -1, -2)
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow / NaN products are caught below
+            for k in range(len(pose.scene.skins)):
+                self._matrices[self.offsets[k]:self.offsets[k + 1]] = pose.joint_matrices(k)
+        bad = ~drawable(self._matrices)
+        if bad.any():
+            self._matrices[bad] = 0.0
+            seen = np.concatenate([[0], np.cumsum(bad)])  # bad joints before each offset
+            self.ok = seen[self.offsets[1:]] == seen[self.offsets[:-1]]
+        else:
+            self.ok[:] = True
+        # (J, 4, 4) math convention → transpose so each joint's 16 floats are its 4 columns
+        self._padded[: self.total] = np.swapaxes(self._matrices, -1, -2)
         self.texture.write(self._padded.tobytes())
 
     def release(self) -> None:

@@ -4,6 +4,8 @@ The numbers come from ``viewer.compare.trail`` (pure numpy, tested without a GPU
 and draws them with ``shaders/lines.glsl``, the program the grid and the skeleton lines use. Depth testing
 is off, as for the skeleton, so a trail stays visible where it passes behind the mesh. In a pane, the
 pane's own mode is drawn opaque and the other compared modes faded, so the difference is seen in place.
+A sample whose position is not float32-finite (a hostile file) is written as the origin and cut out of
+its strip, and such key dots and markers are dropped, so no inf or NaN reaches the vertex buffer.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import numpy as np
 
 from viewer import math3d
 from viewer.compare import MODE_COLORS, Trail
+from viewer.render.limits import fits_f32
 from viewer.render.shaders import ProgramCache
 
 LINES_SHADER = "lines.glsl"
@@ -25,7 +28,7 @@ FADED_ALPHA = 0.3
 
 def _rows(points: np.ndarray, color: Sequence[float], alpha: float) -> np.ndarray:
     out = np.empty((len(points), FLOATS), dtype=np.float32)
-    out[:, :3] = points
+    out[:, :3] = np.where(fits_f32(points)[:, None], points, 0.0)
     out[:, 3:6] = color[:3]
     out[:, 6] = alpha
     return out
@@ -51,14 +54,21 @@ def trail_vertices(trails: Sequence[Trail], own: str, t: float) -> tuple[np.ndar
         alpha = 1.0 if tr.mode == own else FADED_ALPHA
         for k in range(len(tr.nodes)):
             parts.append(_rows(tr.points[:, k], MODE_COLORS[tr.mode], alpha))
-            strips.extend((first + a, b - a) for a, b in _continuous_runs(tr.jumps[:, k]) if b - a > 1)
+            bad = ~fits_f32(tr.points[:, k])  # no segment to or from such a sample
+            cut = tr.jumps[:, k] | bad[:-1] | bad[1:]
+            strips.extend((first + a, b - a) for a, b in _continuous_runs(cut) if b - a > 1)
             first += len(tr.times)
     mine = [tr for tr in trails if tr.mode == own]
-    keys = [_rows(tr.key_points.reshape(-1, 3), (1.0, 1.0, 1.0), 1.0) for tr in mine]
-    markers = [_rows(tr.at(t), MODE_COLORS[tr.mode], 1.0) for tr in mine]
+    keys = [_rows(_finite(tr.key_points.reshape(-1, 3)), (1.0, 1.0, 1.0), 1.0) for tr in mine]
+    with np.errstate(over="ignore", invalid="ignore"):
+        markers = [_rows(_finite(tr.at(t)), MODE_COLORS[tr.mode], 1.0) for tr in mine]
     n_keys, n_markers = sum(len(a) for a in keys), sum(len(a) for a in markers)
     rows = np.concatenate(parts + keys + markers) if parts or keys or markers else np.zeros((0, FLOATS), np.float32)
     return rows.astype(np.float32), strips, n_keys, n_markers
+
+
+def _finite(points: np.ndarray) -> np.ndarray:
+    return points[fits_f32(points)]
 
 
 class TrailLines:
