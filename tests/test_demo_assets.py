@@ -12,7 +12,8 @@ import pytest
 import viewer
 from viewer.demo_assets import DEFAULT_DEMO, DEMOS, build_all, write_all
 from viewer.errors import GltfWarning
-from viewer.pose import Pose, clip_bounds
+from viewer.bounds import clip_bounds
+from viewer.pose import Pose
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 VERTEX_TARGET, INDEX_TARGET = 34962, 34963

@@ -18,7 +18,8 @@ from render_helpers import gl, gl_error, pixels_off  # noqa: F401  (gl: the EGL 
 
 from viewer import headless
 from viewer.cli import main
-from viewer.pose import Pose, clip_bounds
+from viewer.bounds import clip_bounds
+from viewer.pose import Pose
 from viewer.render.camera import OrbitCamera
 from viewer.scene import load
 

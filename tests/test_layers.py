@@ -16,13 +16,13 @@ from conftest import REPO_ROOT
 
 FORBIDDEN = ("moderngl", "moderngl_window", "imgui_bundle", "pyglet")
 VIEWER = REPO_ROOT / "viewer"
-CORE_FILES = ["errors.py", "math3d.py", "scene.py", "pose.py", "clock.py", "sampling.py", "compare.py"]
+CORE_FILES = ["errors.py", "math3d.py", "scene.py", "pose.py", "bounds.py", "clock.py", "sampling.py", "compare.py"]
 CORE_PACKAGES = ["gltf", "animation"]
 
 PROBE = """
 import importlib, json, pkgutil, sys
 import viewer.errors, viewer.gltf, viewer.math3d, viewer.scene, viewer.animation, viewer.pose, viewer.clock
-import viewer.sampling, viewer.compare
+import viewer.sampling, viewer.compare, viewer.bounds
 for pkg in (viewer.animation, viewer.gltf):
     for info in pkgutil.iter_modules(pkg.__path__):
         importlib.import_module(pkg.__name__ + "." + info.name)

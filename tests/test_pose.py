@@ -12,7 +12,7 @@ import pytest
 from conftest import khronos_model
 from gltf_builder import GltfBuilder, minimal_animated
 from viewer import Pose, load, math3d
-from viewer.pose import clip_bounds
+from viewer.bounds import clip_bounds
 
 QUARTER_Z = [0.0, 0.0, math.sqrt(0.5), math.sqrt(0.5)]
 TRIANGLE = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32)

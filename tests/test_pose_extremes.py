@@ -137,32 +137,3 @@ def test_nan_inverse_bind_matrix_is_warned_with_its_pointer(tmp_path):
     pose = Pose(scene)
     with pytest.warns(GltfWarning, match=":/skins/0: joint matrices are not finite"):
         pose.joint_matrices(0)
-
-
-def test_bounds_of_many_rigid_instances_equal_the_bounds_of_their_vertices(tmp_path):
-    rng = np.random.default_rng(3)
-    b = GltfBuilder()
-    mesh = b.add_mesh(positions=rng.normal(size=(7, 3)), indices=[0, 1, 2, 3, 4, 5])
-    for _ in range(500):
-        q = rng.normal(size=4)
-        b.add_node(mesh=mesh, translation=rng.normal(size=3).tolist(), rotation=(q / np.linalg.norm(q)).tolist(),
-                   scale=rng.uniform(0.5, 2, 3).tolist())
-    b.add_scene(list(range(500)))
-    scene = load(b.write_gltf(tmp_path, "instances.gltf"))
-    pose = Pose(scene)
-    points = np.concatenate([pose.primitive_positions(n, scene.meshes[0].primitives[0]) for n in range(500)])
-    lo, hi = pose.bounds()
-    np.testing.assert_allclose(lo, points.min(axis=0), atol=1e-9)
-    np.testing.assert_allclose(hi, points.max(axis=0), atol=1e-9)
-
-
-def test_bounds_leave_out_nodes_that_are_not_drawn(tmp_path):
-    b = GltfBuilder()
-    mesh = b.add_mesh(positions=[[0, 0, 0], [1, 0, 0], [0, 1, 0]], indices=[0, 1, 2])
-    b.add_node(mesh=mesh)
-    b.add_node(mesh=mesh, translation=[1e200, 0, 0])
-    b.add_scene([0, 1])
-    scene = load(b.write_gltf(tmp_path, "far.gltf"))
-    with pytest.warns(GltfWarning, match=":/nodes/1:"):
-        lo, hi = Pose(scene).bounds()
-    np.testing.assert_allclose([lo, hi], [[0, 0, 0], [1, 1, 0]])

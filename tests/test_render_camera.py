@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from viewer import math3d
-from viewer.pose import Pose, clip_bounds
+from viewer.bounds import clip_bounds
+from viewer.pose import Pose
 from viewer.render.camera import OrbitCamera, gltf_camera, orthographic, perspective
 from viewer.scene import load
 

@@ -24,7 +24,8 @@ import numpy as np
 from viewer.clock import Clock
 from viewer.compare import pane_rects
 from viewer.errors import GltfError
-from viewer.pose import Pose, clip_bounds
+from viewer.bounds import clip_bounds
+from viewer.pose import Pose
 from viewer.render.camera import OrbitCamera
 from viewer.render.compare_view import CompareView
 from viewer.render.overlay_lines import OverlayLines, pick

@@ -17,7 +17,8 @@ import numpy as np
 from viewer import compare, headless
 from viewer.animation.clip import Clip
 from viewer.compare_plot import draw_curves, draw_labels
-from viewer.pose import Pose, clip_bounds
+from viewer.bounds import clip_bounds
+from viewer.pose import Pose
 from viewer.render.panes import Pane, render_panes
 from viewer.render.trails import TrailLines
 from viewer.scene import Scene

@@ -23,7 +23,8 @@ import moderngl
 import numpy as np
 
 from viewer.animation.clip import Clip
-from viewer.pose import Pose, clip_bounds
+from viewer.bounds import clip_bounds
+from viewer.pose import Pose
 from viewer.render.camera import OrbitCamera, gltf_camera
 from viewer.render.renderer import Renderer, RenderOptions
 from viewer.render.shaders import ProgramCache

@@ -49,7 +49,6 @@ class Pose:
         self.local = nodes.matrix.copy()
         self.world = np.zeros_like(self.local)
         self._matrix_nodes = np.flatnonzero(nodes.has_matrix)
-        self._rigid: dict[int, np.ndarray] | None = None
         self.drawable = np.ones(len(nodes), dtype=bool)  # (N,): world matrix fits float32 (update_world)
         self.update_world()
 
@@ -157,68 +156,10 @@ class Pose:
         return math3d.transform_points(skin_matrices(self.joint_matrices(skin), primitive), pos)
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """World-space axis-aligned bounds (min (3,), max (3,)) of every drawn mesh in the scene now.
+        """World-space axis-aligned bounds (min (3,), max (3,)) of every drawn mesh now (``bounds.py``)."""
+        from viewer.bounds import pose_bounds
 
-        Nodes the GPU cannot place (see ``drawable``) frame nothing, as they draw nothing. Meshes that
-        are neither skinned nor morphed are transformed for all their nodes at once, so a file with
-        100 000 instances costs a few numpy calls per mesh, not per node.
-        """
-        lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
-        with np.errstate(over="ignore", invalid="ignore"):
-            for node, prim in self._deformed_primitives():
-                if self.drawable[node]:
-                    lo, hi = _extend(lo, hi, self.primitive_positions(node, prim))
-            for mesh, nodes in self._rigid_instances().items():
-                nodes = nodes[self.drawable[nodes]]
-                for prim in self.scene.meshes[mesh].primitives:
-                    if len(nodes) and "POSITION" in prim.attributes:
-                        a, b = _instance_bounds(self.world[nodes], np.asarray(prim.attributes["POSITION"]))
-                        lo, hi = np.minimum(lo, a), np.maximum(hi, b)
-        if not np.isfinite(lo).all():
-            return np.zeros(3), np.zeros(3)
-        return lo, hi
-
-    def _rigid_instances(self) -> dict[int, np.ndarray]:
-        """Mesh → the nodes that show it rigidly (no skin, no morph targets): world × positions is all."""
-        if self._rigid is None:
-            nodes = self.scene.nodes
-            rigid: dict[int, list[int]] = {}
-            for node in np.flatnonzero(nodes.mesh >= 0):
-                mesh = self.scene.meshes[nodes.mesh[node]]
-                if nodes.skin[node] < 0 and mesh.target_count == 0:
-                    rigid.setdefault(int(nodes.mesh[node]), []).append(int(node))
-            self._rigid = {m: np.array(v, dtype=np.int64) for m, v in rigid.items()}
-        return self._rigid
-
-    def _deformed_primitives(self):
-        """(node, primitive) pairs whose positions depend on skinning or morph weights."""
-        nodes = self.scene.nodes
-        for node in np.flatnonzero(nodes.mesh >= 0):
-            mesh = self.scene.meshes[nodes.mesh[node]]
-            if nodes.skin[node] >= 0 or mesh.target_count:
-                for prim in mesh.primitives:
-                    if "POSITION" in prim.attributes:
-                        yield node, prim
-
-
-def _instance_bounds(world: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Bounds of ``positions`` (V, 3) placed by each of K world matrices (K, 4, 4), in chunks of ≤ 2^20 points."""
-    lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
-    pos = positions.astype(np.float64, copy=False)
-    step = max(1, (1 << 20) // max(1, len(pos)))
-    for k in range(0, len(world), step):
-        w = world[k: k + step]
-        pts = pos @ w[:, :3, :3].transpose(0, 2, 1) + w[:, None, :3, 3]  # (K, V, 3)
-        lo, hi = _extend(lo, hi, pts.reshape(-1, 3))
-    return lo, hi
-
-
-def _extend(lo: np.ndarray, hi: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Grow [lo, hi] by points (n, 3), leaving out what float32 cannot hold (the GPU draws nothing there)."""
-    p = points[(np.abs(points) <= FLOAT32_MAX).all(axis=1)]
-    if not len(p):
-        return lo, hi
-    return np.minimum(lo, p.min(axis=0)), np.maximum(hi, p.max(axis=0))
+        return pose_bounds(self)
 
 
 def world_steps(parent: np.ndarray, depth: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -277,17 +218,3 @@ def skin_matrices(joint_mats: np.ndarray, primitive: Primitive) -> np.ndarray:
         part = np.einsum("nk,nkij->nij", np.asarray(w, np.float64), joint_mats[np.asarray(j, np.int64)])
         total = part if total is None else total + part
     return total
-
-
-def clip_bounds(scene: Scene, clip: Clip | None, samples: int = 32, mode: str = "authored") -> tuple[np.ndarray, np.ndarray]:
-    """Bounds over a whole clip (every key time plus ``samples`` even times), so a walk stays in view."""
-    pose = Pose(scene)
-    if clip is None:
-        return pose.bounds()
-    times = np.union1d(clip.key_times, np.linspace(0.0, clip.duration, samples))
-    lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
-    for t in times:
-        pose.set_time(clip, t, mode)
-        a, b = pose.bounds()
-        lo, hi = np.minimum(lo, a), np.maximum(hi, b)
-    return lo, hi

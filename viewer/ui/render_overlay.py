@@ -16,7 +16,7 @@ import numpy as np
 from viewer import headless
 from viewer.animation.clip import Clip
 from viewer.clock import Clock
-from viewer.pose import clip_bounds
+from viewer.bounds import clip_bounds
 from viewer.render.overlay_lines import OverlayLines
 from viewer.scene import Scene
 from viewer.ui.overlay import Overlay

@@ -1,0 +1,92 @@
+"""Bounds of what is drawn (``viewer/bounds.py``): grouped instances give exactly the per-node answer.
+
+The reference is the plain definition: every node's ``Pose.primitive_positions``, min and max.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gltf_builder import GltfBuilder, minimal_animated
+from viewer import GltfWarning, Pose, load
+from viewer import bounds as bounds_module
+from viewer.bounds import clip_bounds, pose_bounds
+
+
+def _by_definition(pose: Pose) -> tuple[np.ndarray, np.ndarray]:
+    scene = pose.scene
+    points = [pose.primitive_positions(int(n), p) for n in np.flatnonzero(scene.nodes.mesh >= 0)
+              for p in scene.meshes[scene.nodes.mesh[n]].primitives]
+    points = np.concatenate(points)
+    return points.min(axis=0), points.max(axis=0)
+
+
+def _random_trs(rng) -> dict:
+    q = rng.normal(size=4)
+    return dict(translation=rng.normal(size=3).tolist(), rotation=(q / np.linalg.norm(q)).tolist(),
+                scale=rng.uniform(0.5, 2, 3).tolist())
+
+
+def test_rigid_instances(tmp_path):
+    rng = np.random.default_rng(3)
+    b = GltfBuilder()
+    mesh = b.add_mesh(positions=rng.normal(size=(7, 3)), indices=[0, 1, 2, 3, 4, 5])
+    for _ in range(500):
+        b.add_node(mesh=mesh, **_random_trs(rng))
+    b.add_scene(list(range(500)))
+    pose = Pose(load(b.write_gltf(tmp_path, "instances.gltf")))
+    np.testing.assert_allclose(pose_bounds(pose), _by_definition(pose), atol=1e-9)
+
+
+def test_morphed_instances_with_their_own_weights(tmp_path):
+    rng = np.random.default_rng(4)
+    b = GltfBuilder()
+    targets = [rng.normal(size=(4, 3)), rng.normal(size=(4, 3)) * 3]
+    mesh = b.add_mesh(positions=rng.normal(size=(4, 3)), indices=[0, 1, 2, 1, 2, 3], targets=targets,
+                      weights=[0.5, 0.0])
+    for k in range(40):
+        extra = {"weights": rng.uniform(-1, 1, 2).tolist()} if k % 3 else {}
+        b.add_node(mesh=mesh, **_random_trs(rng), **extra)
+    b.add_scene(list(range(40)))
+    pose = Pose(load(b.write_gltf(tmp_path, "morphs.gltf")))
+    np.testing.assert_allclose(pose_bounds(pose), _by_definition(pose), atol=1e-9)
+
+
+def test_skinned_and_mixed_scene_at_several_times(tmp_path):
+    scene = load(minimal_animated().write_gltf(tmp_path, "minimal.gltf"))
+    pose = Pose(scene)
+    for t in (0.0, 0.3, 0.75, 1.0, 2.0):
+        pose.set_time(scene.clips[0], t)
+        np.testing.assert_allclose(pose_bounds(pose), _by_definition(pose), atol=1e-9, err_msg=str(t))
+
+
+def test_nodes_that_are_not_drawn_frame_nothing(tmp_path):
+    b = GltfBuilder()
+    mesh = b.add_mesh(positions=[[0, 0, 0], [1, 0, 0], [0, 1, 0]], indices=[0, 1, 2])
+    b.add_node(mesh=mesh)
+    b.add_node(mesh=mesh, translation=[1e200, 0, 0])
+    b.add_scene([0, 1])
+    scene = load(b.write_gltf(tmp_path, "far.gltf"))
+    with pytest.warns(GltfWarning, match=":/nodes/1:"):
+        lo, hi = Pose(scene).bounds()
+    np.testing.assert_allclose([lo, hi], [[0, 0, 0], [1, 1, 0]])
+
+
+def test_clip_bounds_poses_an_even_subset_when_the_budget_is_small(tmp_path, monkeypatch):
+    b = GltfBuilder()
+    b.add_node(mesh=b.add_mesh(positions=[[0, 0, 0], [1, 0, 0], [0, 1, 0]], indices=[0, 1, 2]))
+    times = np.linspace(0, 10, 101)
+    b.add_animation([dict(node=0, path="translation", times=times, values=np.c_[times, np.zeros((101, 2))])])
+    b.add_scene([0])
+    scene = load(b.write_gltf(tmp_path, "long.gltf"))
+    posed = []
+    real = bounds_module.pose_bounds
+    monkeypatch.setattr(bounds_module, "pose_bounds", lambda pose: posed.append(1) or real(pose))
+    lo, hi = clip_bounds(scene, scene.clips[0])
+    assert len(posed) == len(np.union1d(times, np.linspace(0, 10, 32)))  # every key, within the budget
+    assert hi[0] == pytest.approx(11.0)
+    posed.clear()
+    monkeypatch.setattr(bounds_module, "POSE_BUDGET", 1)
+    lo, hi = clip_bounds(scene, scene.clips[0])
+    assert len(posed) == bounds_module.MIN_POSES
+    np.testing.assert_allclose([lo[0], hi[0]], [0.0, 11.0])  # the first and last times are kept
