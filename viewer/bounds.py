@@ -21,7 +21,8 @@ POINTS_PER_CHUNK = 1 << 20  # (K, V, 3) temporaries stay a few tens of MB
 # with more key times than that allows is framed from an even subset of them (never fewer than
 # MIN_POSES): a 30 000-node chain or a 1 300-key skinned clip must not take seconds before a first frame.
 POSE_BUDGET = 1_000_000
-MIN_POSES = 16
+MIN_POSES = 4
+MAX_WEIGHT_GROUPS = 64  # distinct morph weights among a mesh's instances handled one group at a time
 
 
 def pose_bounds(pose: Pose) -> tuple[np.ndarray, np.ndarray]:
@@ -29,16 +30,27 @@ def pose_bounds(pose: Pose) -> tuple[np.ndarray, np.ndarray]:
     zeros when nothing is drawn."""
     scene, nodes = pose.scene, pose.scene.nodes
     lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
-    rigid, morphed, skinned = _instance_groups(scene)
+    if getattr(pose, "_instance_groups", None) is None:  # the scene's, computed once per pose
+        pose._instance_groups = _instance_groups(scene)
+    rigid, morphed, skinned = pose._instance_groups
     with np.errstate(over="ignore", invalid="ignore"):
         for mesh, members in list(rigid.items()) + list(morphed.items()):
             members = members[pose.drawable[members]]
             if not len(members):
                 continue
-            weights = _weights(pose, members, scene.meshes[mesh].target_count) if mesh in morphed else None
             for prim in scene.meshes[mesh].primitives:
-                if "POSITION" in prim.attributes:
+                if "POSITION" not in prim.attributes:
+                    continue
+                if mesh not in morphed:
+                    lo, hi = _instances(lo, hi, pose.world[members], prim, None)
+                    continue
+                weights = _weights(pose, members, scene.meshes[mesh].target_count)
+                distinct, which = np.unique(weights, axis=0, return_inverse=True)
+                if len(distinct) > MAX_WEIGHT_GROUPS:  # every instance morphed its own way
                     lo, hi = _instances(lo, hi, pose.world[members], prim, weights)
+                    continue
+                for k, row in enumerate(distinct):  # usually one: instances share the mesh's weights
+                    lo, hi = _instances(lo, hi, pose.world[members[which.reshape(-1) == k]], prim, row[None])
         groups: dict[tuple, int] = {}
         for node in skinned.tolist():
             mesh = scene.meshes[nodes.mesh[node]]
@@ -60,7 +72,7 @@ def clip_bounds(scene: Scene, clip: Clip | None, samples: int = 32, mode: str = 
     if clip is None:
         return pose_bounds(pose)
     times = np.union1d(clip.key_times, np.linspace(0.0, clip.duration, samples))
-    most = max(MIN_POSES, POSE_BUDGET // _pose_cost(scene))
+    most = max(MIN_POSES, POSE_BUDGET // _pose_cost(pose))
     if len(times) > most:
         times = times[np.unique(np.round(np.linspace(0, len(times) - 1, most)).astype(np.int64))]
     lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
@@ -85,17 +97,17 @@ def _instance_groups(scene: Scene) -> tuple[dict[int, np.ndarray], dict[int, np.
 
 
 def _weights(pose: Pose, members: np.ndarray, targets: int) -> np.ndarray:
-    """(K, targets) morph weights of each node, zero-padded (a node may give fewer)."""
-    out = np.zeros((len(members), targets))
-    for row, node in enumerate(members.tolist()):
-        w = pose.node_weights(node)[:targets]
-        out[row, : len(w)] = w
-    return out
+    """(K, targets) morph weights of each node (validation makes every node's count the mesh's)."""
+    return np.stack([pose.node_weights(node)[:targets] for node in members.tolist()])
 
 
 def _instances(lo, hi, world: np.ndarray, prim, weights: np.ndarray | None):
     """Grow [lo, hi] by a primitive's positions, morphed by ``weights`` (K, T) if given, placed by each of
-    K world matrices (K, 4, 4); in chunks of at most ``POINTS_PER_CHUNK`` points."""
+    K world matrices (K, 4, 4); in chunks of at most ``POINTS_PER_CHUNK`` points.
+
+    Coordinates are laid out (axis, instance, vertex) so each axis reduces over one contiguous block
+    (reducing an (n, 3) array along n is several times slower).
+    """
     pos = np.asarray(prim.attributes["POSITION"], dtype=np.float64)
     deltas = None
     if weights is not None:
@@ -104,9 +116,20 @@ def _instances(lo, hi, world: np.ndarray, prim, weights: np.ndarray | None):
     step = max(1, POINTS_PER_CHUNK // max(1, len(pos)))
     for k in range(0, len(world), step):
         w = world[k: k + step]
-        local = pos[None] if deltas is None else pos[None] + (weights[k: k + step] @ deltas).reshape(len(w), -1, 3)
-        pts = local @ w[:, :3, :3].transpose(0, 2, 1) + w[:, None, :3, 3]  # (K, V, 3)
-        lo, hi = _extend(lo, hi, pts.reshape(-1, 3))
+        if deltas is None:
+            coords = w[:, :3, :3] @ pos.T  # (K, 3, V)
+        elif len(weights) == 1:  # one set of weights for all K instances: morph once
+            coords = w[:, :3, :3] @ (pos + (weights[0] @ deltas).reshape(-1, 3)).T
+        else:
+            local = pos[None] + (weights[k: k + step] @ deltas).reshape(len(w), -1, 3)
+            coords = w[:, :3, :3] @ local.transpose(0, 2, 1)
+        coords += w[:, :3, 3, None]
+        coords = coords.transpose(1, 0, 2).reshape(3, -1)
+        a, b = coords.min(axis=1), coords.max(axis=1)
+        if (np.abs(a) <= FLOAT32_MAX).all() and (np.abs(b) <= FLOAT32_MAX).all():
+            lo, hi = np.minimum(lo, a), np.maximum(hi, b)
+        else:  # some points beyond float32 (or NaN): leave out just those
+            lo, hi = _extend(lo, hi, coords.T)
     return lo, hi
 
 
@@ -118,10 +141,11 @@ def _extend(lo: np.ndarray, hi: np.ndarray, points: np.ndarray) -> tuple[np.ndar
     return np.minimum(lo, p.min(axis=0)), np.maximum(hi, p.max(axis=0))
 
 
-def _pose_cost(scene: Scene) -> int:
-    """Work of one pose in ``clip_bounds``: every node, plus every vertex that is skinned or morphed."""
-    nodes = scene.nodes
-    cost = len(nodes)
+def _pose_cost(pose: Pose) -> int:
+    """Work of one pose in ``clip_bounds``: every node and every product of its world plan (a deep chain
+    multiplies each node about log2(depth) times), plus every vertex that is skinned or morphed."""
+    scene, nodes = pose.scene, pose.scene.nodes
+    cost = len(nodes) + sum(len(dst) for dst, _ in pose.world_plan)
     for node in np.flatnonzero(nodes.mesh >= 0).tolist():
         mesh = scene.meshes[nodes.mesh[node]]
         if nodes.skin[node] >= 0 or mesh.target_count:
