@@ -21,7 +21,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m tests.fuzz", description=__doc__.splitlines()[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--cases", type=int, default=1000, help="number of cases, indices 0..N-1 (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="campaign seed; case k uses random.Random(seed + k)")
+    p.add_argument("--seed", type=int, default=0, help="campaign seed; case k uses random.Random('SEED/K')")
     p.add_argument("--index", type=int, action="append", help="run only this case index (repeatable)")
     p.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     p.add_argument("--render-every", type=int, default=10, metavar="K",

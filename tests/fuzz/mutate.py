@@ -1,6 +1,6 @@
 """Case k of a campaign: a seed file, 1–3 mutations, and the bytes to write — all from (seed, k).
 
-Everything is drawn from ``random.Random(seed + k)``, in a fixed order, so a case's files can be made
+Everything is drawn from ``random.Random(f"{seed}/{k}")``, in a fixed order, so a case's files can be made
 again from its numbers alone (``python -m tests.fuzz --seed S --index K`` does it). Mutations come in
 three stages, applied in this order whatever order they were drawn in:
 
@@ -87,7 +87,7 @@ MUTATIONS: list[tuple[str, float, str, Mutation]] = [
 
 def make_mutant(seeds: list[Seed], seed: int, index: int) -> Mutant:
     """Case ``index`` of campaign ``seed``: pick a seed file and container, apply 1–3 mutations, serialize."""
-    rng = random.Random(seed + index)
+    rng = random.Random(f"{seed}/{index}")  # not seed + index: campaigns 1 and 2 would share 9 999 cases
     base = seeds[rng.randrange(len(seeds))]
     container = _container(rng, base)
     m = Mutant(base.name, copy.deepcopy(base.doc), None if base.bin is None else bytearray(base.bin),
