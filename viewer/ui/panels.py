@@ -82,6 +82,8 @@ def _readout(state: ViewerState, pose: Pose) -> None:
     imgui.text(f"#{node} {names[node]}")
     animated = _animated_paths(state, node)
     imgui.text_disabled("animated: " + (", ".join(animated) if animated else "nothing in this clip"))
+    if not pose.drawable[node]:  # the warning went to stderr; say it where the user is looking
+        imgui.text_colored(imgui.ImVec4(1.0, 0.55, 0.35, 1.0), "not drawn: world matrix beyond float32")
     imgui.text(f"T  {_vec(pose.translation[node])}")
     imgui.text(f"R  {_vec(pose.rotation[node])}")
     imgui.text(f"   {_vec(math3d.quat_to_euler_degrees(pose.rotation[node]), 2)} deg XYZ")
@@ -97,7 +99,9 @@ def _animated_paths(state: ViewerState, node: int) -> list[str]:
 
 
 def _vec(v: np.ndarray, digits: int = 4) -> str:
-    return " ".join(f"{x:{digits + 4}.{digits}f}" for x in np.asarray(v, dtype=np.float64))
+    """Fixed columns; magnitudes of 10^6 and up (a 1e39 translation has 40 digits) in e-notation."""
+    return " ".join(f"{x:{digits + 4}.{digits}f}" if abs(x) < 1e6 else f"{x:{digits + 4}.{digits - 1}e}"
+                    for x in np.asarray(v, dtype=np.float64))
 
 
 _CHILDREN: list[tuple[Nodes, dict[int, list[int]]]] = []  # the last two scenes' trees (Nodes is unhashable)
