@@ -2,7 +2,9 @@
 // Every glTF primitive: morph (morph.glsl), then skin (skinning.glsl) or the node matrix, then shading.
 // Defines: HAS_NORMAL, HAS_UV, HAS_COLOR, SKIN, SKIN_8, MORPH_TARGETS n, MORPH_NORMALS, ALPHA_MASK,
 // ALPHA_BLEND, UNLIT, MIRROR_U / MIRROR_V (MIRRORED_REPEAT wrap), DEBUG_VERTEX_ID (picking/test output:
-// the same vertex code, the fragment writes the vertex id instead of a colour).
+// the same vertex code, the fragment writes the vertex id instead of a colour), INSTANCED (one draw for
+// many nodes showing this primitive: each instance's world matrix is the attribute in_model, see
+// viewer/render/instancing.py; never with SKIN).
 
 #if defined VERTEX_SHADER
 
@@ -20,8 +22,12 @@ in vec4 in_color;
 #include "morph.glsl"
 #include "skinning.glsl"
 
+#ifdef INSTANCED
+in mat4 in_model;              // per instance (divisor 1): the node's world matrix
+#else
 uniform mat4 u_model;          // node world matrix (unused when skinned)
 uniform mat3 u_normal_matrix;  // inverse transpose of u_model's 3x3
+#endif
 uniform mat4 u_view_proj;
 uniform mat3 u_uv_transform;   // KHR_texture_transform of the base colour texture (identity without it)
 
@@ -36,6 +42,26 @@ mat3 cofactor(mat3 m) {
     mat3 c = mat3(cross(m[1], m[2]), cross(m[2], m[0]), cross(m[0], m[1]));
     return dot(m[0], c[0]) < 0.0 ? -c : c;
 }
+
+#ifdef INSTANCED
+// The normal matrix of one instance, made here rather than per node on the CPU (limits.normal_matrix does
+// it in float64). Each column is first scaled to a largest entry of 1, so no product overflows float32
+// (entries go up to 3.4e38) and tiny scales do not underflow to 0; cof(M) = cof(M D) cof(D)^-1 for the diagonal
+// D of those scales, up to a positive factor: column i divided by its own scale (as s_min / s_i <= 1).
+// Rank < 2 leaves no normal direction: identity, as on the CPU.
+mat3 instance_normal_matrix(mat3 m) {
+    vec3 s = vec3(max(max(abs(m[0].x), abs(m[0].y)), abs(m[0].z)),
+                  max(max(abs(m[1].x), abs(m[1].y)), abs(m[1].z)),
+                  max(max(abs(m[2].x), abs(m[2].y)), abs(m[2].z)));
+    s = mix(s, vec3(1.0), equal(s, vec3(0.0)));  // a zero column stays zero
+    mat3 c = cofactor(mat3(m[0] / s.x, m[1] / s.y, m[2] / s.z));
+    float lo = min(s.x, min(s.y, s.z));
+    c = mat3(c[0] * (lo / s.x), c[1] * (lo / s.y), c[2] * (lo / s.z));
+    vec3 a = max(max(abs(c[0]), abs(c[1])), abs(c[2]));
+    float top = max(a.x, max(a.y, a.z));
+    return top > 0.0 ? c * (1.0 / top) : mat3(1.0);
+}
+#endif
 
 void main() {
     vec3 position = in_position;
@@ -53,6 +79,9 @@ void main() {
     // pose.primitive_positions treats the blended matrix as affine too
     vec4 world = vec4((skin * vec4(position, 1.0)).xyz, 1.0);
     v_normal = cofactor(mat3(skin)) * normal;
+#elif defined INSTANCED
+    vec4 world = in_model * vec4(position, 1.0);
+    v_normal = instance_normal_matrix(mat3(in_model)) * normal;
 #else
     vec4 world = u_model * vec4(position, 1.0);
     v_normal = u_normal_matrix * normal;

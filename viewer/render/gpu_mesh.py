@@ -68,11 +68,12 @@ class GpuPrimitive:
         idx = self.data.indices
         self._index_buffer = ctx.buffer(idx.tobytes()) if idx is not None and len(idx) else None
         self.count = len(idx) if idx is not None else self.data.vertex_count
-        self._vaos: dict[tuple[bool, bool], tuple[moderngl.Program, moderngl.VertexArray]] = {}
+        self._vaos: dict[tuple[bool, bool, bool], tuple[moderngl.Program, moderngl.VertexArray]] = {}
 
-    def defines(self, skinned: bool, debug_ids: bool = False) -> dict[str, str]:
+    def defines(self, skinned: bool, debug_ids: bool = False, instanced: bool = False) -> dict[str, str]:
         """The shader #defines of this primitive drawn skinned or not (a primitive with joints on a node
-        without a skin is drawn with the node's matrix), and of the vertex-id debug output when asked."""
+        without a skin is drawn with the node's matrix), of the vertex-id debug output when asked, and of
+        instanced drawing (world matrices from a per-instance attribute, ``instancing.py``)."""
         attrs = self.data.attributes
         d: dict[str, str] = {}
         if "in_normal" in attrs:
@@ -90,11 +91,15 @@ class GpuPrimitive:
                  {k: v for k, v in self.material.defines().items() if not k.startswith("MIRROR")})
         if debug_ids:
             d["DEBUG_VERTEX_ID"] = ""
+        if instanced and "SKIN" not in d:
+            d["INSTANCED"] = ""
         return d
 
-    def program_and_vao(self, skinned: bool, debug_ids: bool = False) -> tuple[moderngl.Program, moderngl.VertexArray]:
-        """The compiled variant and its vertex array (made on first use, then kept)."""
-        key = (skinned and self.skinned, debug_ids)
+    def program_and_vao(self, skinned: bool, debug_ids: bool = False,
+                        instanced: bool = False) -> tuple[moderngl.Program, moderngl.VertexArray]:
+        """The compiled variant and its vertex array (made on first use, then kept). The instanced variant's
+        array holds only the per-vertex buffers: the caller binds ``in_model`` to its instance data per draw."""
+        key = (skinned and self.skinned, debug_ids, instanced and not (skinned and self.skinned))
         if key not in self._vaos:
             prog = self.programs.get(MESH_SHADER, self.defines(*key))
             for name, unit in SAMPLER_UNITS.items():

@@ -64,6 +64,12 @@ class Material:
             d["MIRROR_V"] = ""
         return d
 
+    def uniforms(self) -> tuple[tuple[str, object], ...]:
+        """(uniform name, value) of the mesh shader's material uniforms: one list for every draw path."""
+        return (("u_base_color", self.base_color), ("u_metallic", self.metallic), ("u_roughness", self.roughness),
+                ("u_emissive", self.emissive), ("u_alpha_cutoff", self.alpha_cutoff),
+                ("u_uv_transform", self.uv_transform))
+
 
 DEFAULT_MATERIAL = Material()  # glTF 2.0 §3.9.6: the default material when a primitive names none
 

@@ -4,7 +4,8 @@
 texture, the grid). ``render(pose, camera, framebuffer, options)`` then draws the pose as it is —
 the renderer never decides time: per frame it only writes uniforms, the joint texture and the morph
 weights. Order (glTF 2.0 §3.9.4): OPAQUE and MASK primitives, the ground grid, then BLEND primitives
-back to front with depth writes off, then the axis gizmo on top.
+back to front with depth writes off, then the axis gizmo on top. Primitives shown by many nodes are
+drawn instanced, a few draws for all their nodes (``instancing.py``); the rest one draw per item.
 
 Numbers the GPU cannot take are kept from it (``limits.py``): a mesh node whose world matrix (or, when
 skinned, any of its skin's joint matrices) is not float32-finite is not drawn that frame — decided by
@@ -23,6 +24,7 @@ from viewer.pose import Pose
 from viewer.render.camera import eye_position
 from viewer.render.gpu_mesh import UNIT_JOINTS, GpuPrimitive, GpuScene
 from viewer.render.grid import Overlays
+from viewer.render.instancing import Instancing, morph_weights
 from viewer.render.limits import F32_MAX, camera_drawable, normal_matrix
 from viewer.render.shaders import ProgramCache, active_uniforms, set_uniform
 from viewer.render.skinning import JointTexture
@@ -73,6 +75,7 @@ class Renderer:
         self.gpu = GpuScene(ctx, self.programs, scene)
         self.joints = JointTexture(ctx, scene)
         self.items = self._draw_items()
+        self.instancing = Instancing(ctx, self.items)  # decides once which items are drawn as instances
         lo, hi = Pose(scene).bounds()
         self.overlays = Overlays(ctx, self.programs, lo, hi)
         self._uniforms: dict[int, dict[str, moderngl.Uniform]] = {}
@@ -98,11 +101,17 @@ class Renderer:
         """Place the ground grid under the bounds [lo, hi] (call with a whole clip's bounds)."""
         self.overlays.set_ground(lo, hi)
 
-    def _u(self, prog: moderngl.Program) -> dict[str, moderngl.Uniform]:
-        """The active uniforms of a program, looked up once (set them with ``set_uniform``)."""
+    def _program_uniforms(self, prog: moderngl.Program, frame: dict) -> dict[str, moderngl.Uniform]:
+        """The active uniforms of a program (looked up once; set them with ``set_uniform``), with the
+        frame's uniforms set on the program's first use this frame."""
         if prog.glo not in self._uniforms:
             self._uniforms[prog.glo] = active_uniforms(prog)
-        return self._uniforms[prog.glo]
+        u = self._uniforms[prog.glo]
+        if prog.glo not in self._updated:
+            self._updated.add(prog.glo)
+            for name, value in frame.items():
+                set_uniform(u, name, value)
+        return u
 
     def render(self, pose: Pose, camera, framebuffer: moderngl.Framebuffer,
                options: RenderOptions | None = None) -> None:
@@ -131,7 +140,7 @@ class Renderer:
         ctx.enable_only(moderngl.DEPTH_TEST)
         ctx.depth_func = "<"
         ctx.point_size = 1.0 if debug else opts.point_size
-        items = self._drawable_items(pose)
+        items = self._drawable_items(pose, every=debug)  # picking numbers every item: no instancing
         frame = self._frame_uniforms(view, view_proj)
         self._view_proj = view_proj
         self._updated = set()
@@ -144,6 +153,7 @@ class Renderer:
             self._draw(item, pose, frame, debug, n)
         if debug:
             return
+        self.instancing.draw(pose, frame, self._program_uniforms)
         if opts.grid:
             self.overlays.draw_grid(view_proj)
         blend = [it for it in items if it.primitive.material.alpha_mode == "BLEND"]
@@ -186,20 +196,22 @@ class Renderer:
         try:
             for n, item in enumerate(items):
                 self._draw(item, pose, frame, False, n)
+            self.instancing.draw(pose, frame, self._program_uniforms)
         finally:
             framebuffer.depth_mask = True
             ctx.disable(moderngl.BLEND)
             ctx.front_face = "ccw"
 
-    def _drawable_items(self, pose: Pose) -> list[DrawItem]:
-        """Upload this frame's joint matrices; the draw items whose matrices the GPU can take."""
+    def _drawable_items(self, pose: Pose, every: bool = False) -> list[DrawItem]:
+        """Upload this frame's joint matrices; the items whose matrices the GPU can take (``every``: instanced too)."""
         if self.joints.total:
             self.joints.update(pose)
             self.joints.texture.use(UNIT_JOINTS)
+        items = self.items if every else self.instancing.single
         ok = pose.drawable  # world matrices that fit float32, found once per pose update
         if ok.all() and self.joints.ok.all():
-            return self.items
-        return [it for it in self.items if (self.joints.ok[it.skin] if it.skin >= 0 else ok[it.node])]
+            return items
+        return [it for it in items if (self.joints.ok[it.skin] if it.skin >= 0 else ok[it.node])]
 
     def _frame_uniforms(self, view: np.ndarray, view_proj: np.ndarray) -> dict[str, object]:
         light = KEY_IN_VIEW @ view[:3, :3]  # camera axes (rows of the view rotation) to world
@@ -232,11 +244,7 @@ class Renderer:
         if not prim.count:
             return
         prog, vao = prim.program_and_vao(item.skin >= 0, debug)
-        u = self._u(prog)
-        if prog.glo not in self._updated:  # per-frame uniforms: once per program and frame
-            self._updated.add(prog.glo)
-            for name, value in frame.items():
-                set_uniform(u, name, value)
+        u = self._program_uniforms(prog, frame)
         world = pose.world[item.node]
         mirrored = False
         if item.skin >= 0:
@@ -246,18 +254,12 @@ class Renderer:
             normals, mirrored = normal_matrix(world[:3, :3])
             set_uniform(u, "u_normal_matrix", math3d.to_gl(normals))
         if prim.morph.count:
-            weights = np.zeros(prim.morph.count, dtype=np.float32)
-            w = pose.node_weights(item.node)[: prim.morph.count]
-            weights[: len(w)] = np.clip(np.nan_to_num(w), -F32_MAX, F32_MAX)
-            set_uniform(u, "u_morph_weights", weights.tobytes())
+            set_uniform(u, "u_morph_weights", morph_weights(pose, [item.node], prim.morph.count).tobytes())
             set_uniform(u, "u_morph_vertex_count", prim.morph.vertex_count)
-        mat = prim.material
         if debug:
             set_uniform(u, "u_draw_id", number)
         else:
-            for name, value in (("u_base_color", mat.base_color), ("u_metallic", mat.metallic),
-                                ("u_roughness", mat.roughness), ("u_emissive", mat.emissive),
-                                ("u_alpha_cutoff", mat.alpha_cutoff), ("u_uv_transform", mat.uv_transform)):
+            for name, value in prim.material.uniforms():
                 set_uniform(u, name, value)
         prim.bind_textures()
         if self._cull(item, pose, world, debug):
@@ -294,6 +296,7 @@ class Renderer:
     def release(self) -> None:
         """Free every GPU resource of the scene (programs stay in the shared cache)."""
         self.gpu.release()
+        self.instancing.release()
         self.joints.release()
         self.overlays.release()
 

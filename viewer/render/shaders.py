@@ -4,7 +4,7 @@ Each file is one program in moderngl-window's layout (``#version`` first, then
 ``#if defined VERTEX_SHADER … #elif defined FRAGMENT_SHADER … #endif``). Shared pieces are pulled in
 with ``#include "name.glsl"`` (resolved here, textually, once per file; a file included twice is
 inserted once). Features are ``#define``s inserted right after ``#version``, so one source gives every
-variant (skinned or not, N morph targets, textured, alpha mask, debug output…).
+variant (skinned or not, N morph targets, textured, alpha mask, instanced, debug output…).
 """
 from __future__ import annotations
 
