@@ -90,3 +90,32 @@ def test_clip_bounds_poses_an_even_subset_when_the_budget_is_small(tmp_path, mon
     lo, hi = clip_bounds(scene, scene.clips[0])
     assert len(posed) == bounds_module.MIN_POSES
     np.testing.assert_allclose([lo[0], hi[0]], [0.0, 11.0])  # the first and last times are kept
+
+
+@pytest.mark.parametrize("own_weights", [False, True])
+def test_beyond_the_exact_budget_instances_give_boxes_that_hold_the_exact_bounds(tmp_path, monkeypatch, own_weights):
+    rng = np.random.default_rng(5)
+    b = GltfBuilder()
+    mesh = b.add_mesh(positions=rng.normal(size=(30, 3)), indices=list(range(30)),
+                      targets=[rng.normal(size=(30, 3))], weights=[0.5])
+    for k in range(100):
+        b.add_node(mesh=mesh, **_random_trs(rng), **({"weights": [float(rng.uniform(-1, 1))]} if own_weights else {}))
+    b.add_scene(list(range(100)))
+    pose = Pose(load(b.write_gltf(tmp_path, "many.gltf")))
+    exact_lo, exact_hi = _by_definition(pose)
+    monkeypatch.setattr(bounds_module, "EXACT_POINTS", 0)
+    lo, hi = pose_bounds(pose)
+    assert (lo <= exact_lo + 1e-9).all() and (hi >= exact_hi - 1e-9).all()
+    assert (hi - lo < 2.0 * (exact_hi - exact_lo)).all()  # a box around each instance, not a wild guess
+
+
+def test_beyond_the_exact_budget_unrotated_instances_are_still_exact(tmp_path, monkeypatch):
+    rng = np.random.default_rng(6)
+    b = GltfBuilder()
+    mesh = b.add_mesh(positions=rng.normal(size=(30, 3)), indices=list(range(30)))
+    for _ in range(50):
+        b.add_node(mesh=mesh, translation=rng.normal(size=3).tolist(), scale=rng.uniform(0.5, 2, 3).tolist())
+    b.add_scene(list(range(50)))
+    pose = Pose(load(b.write_gltf(tmp_path, "boxes.gltf")))
+    monkeypatch.setattr(bounds_module, "EXACT_POINTS", 0)
+    np.testing.assert_allclose(pose_bounds(pose), _by_definition(pose), atol=1e-9)

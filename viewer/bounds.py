@@ -17,6 +17,7 @@ from viewer.pose import FLOAT32_MAX, Pose
 from viewer.scene import Scene
 
 POINTS_PER_CHUNK = 1 << 20  # (K, V, 3) temporaries stay a few tens of MB
+EXACT_POINTS = 1 << 22  # placed points per primitive beyond which instances contribute their boxes' corners
 # Work allowed to ``clip_bounds``, in node and deformed-vertex updates summed over its poses; a clip
 # with more key times than that allows is framed from an even subset of them (never fewer than
 # MIN_POSES): a 30 000-node chain or a 1 300-key skinned clip must not take seconds before a first frame.
@@ -102,27 +103,49 @@ def _weights(pose: Pose, members: np.ndarray, targets: int) -> np.ndarray:
 
 
 def _instances(lo, hi, world: np.ndarray, prim, weights: np.ndarray | None):
-    """Grow [lo, hi] by a primitive's positions, morphed by ``weights`` (K, T) if given, placed by each of
-    K world matrices (K, 4, 4); in chunks of at most ``POINTS_PER_CHUNK`` points.
+    """Grow [lo, hi] by a primitive's positions, morphed by ``weights`` (K, T) — one row: the same for all
+    — if given, placed by each of K world matrices (K, 4, 4); in chunks of at most ``POINTS_PER_CHUNK``.
 
-    Coordinates are laid out (axis, instance, vertex) so each axis reduces over one contiguous block
-    (reducing an (n, 3) array along n is several times slower).
+    Exact (every vertex) up to ``EXACT_POINTS`` placed points; beyond, each instance contributes the 8
+    corners of its local box, a box that holds the exact one (100 000 instances of a 2 000-vertex sphere
+    are 2·10⁸ points, seconds per pose). Coordinates are laid out (axis, instance, point) so each axis
+    reduces over one contiguous block (reducing an (n, 3) array along n is several times slower).
     """
     pos = np.asarray(prim.attributes["POSITION"], dtype=np.float64)
     deltas = None
     if weights is not None:
         deltas = np.stack([np.asarray(t["POSITION"], np.float64) if "POSITION" in t else np.zeros_like(pos)
-                           for t in prim.targets[: weights.shape[1]]]).reshape(weights.shape[1], -1)
+                           for t in prim.targets[: weights.shape[1]]])  # (T, V, 3)
+    shared = pos  # one local point set for all instances, unless each has its own weights
+    if deltas is not None:
+        shared = pos + np.tensordot(weights[0], deltas, 1) if len(weights) == 1 else None
+    if len(world) * len(pos) > EXACT_POINTS:
+        if shared is not None:
+            shared = _corners(shared.min(axis=0), shared.max(axis=0))
+        else:  # each target moves the box by w·[its smallest, its largest delta], per axis
+            w = weights[:, :, None]
+            dlo, dhi = w * deltas.min(axis=1), w * deltas.max(axis=1)  # (K, T, 3)
+            box_lo = pos.min(axis=0) + np.minimum(dlo, dhi).sum(axis=1)
+            box_hi = pos.max(axis=0) + np.maximum(dlo, dhi).sum(axis=1)
+            return _place(lo, hi, world, _corners(box_lo, box_hi))
+        return _place(lo, hi, world, shared[None])
+    if shared is not None:
+        return _place(lo, hi, world, shared[None])
+    flat = deltas.reshape(len(deltas), -1)
     step = max(1, POINTS_PER_CHUNK // max(1, len(pos)))
+    for k in range(0, len(world), step):  # per-instance morphs, made a chunk at a time
+        local = pos[None] + (weights[k: k + step] @ flat).reshape(-1, len(pos), 3)
+        lo, hi = _place(lo, hi, world[k: k + step], local)
+    return lo, hi
+
+
+def _place(lo, hi, world: np.ndarray, local: np.ndarray):
+    """Grow [lo, hi] by local points (1 or K, P, 3) placed by K world matrices (K, 4, 4)."""
+    step = max(1, POINTS_PER_CHUNK // max(1, local.shape[1]))
     for k in range(0, len(world), step):
         w = world[k: k + step]
-        if deltas is None:
-            coords = w[:, :3, :3] @ pos.T  # (K, 3, V)
-        elif len(weights) == 1:  # one set of weights for all K instances: morph once
-            coords = w[:, :3, :3] @ (pos + (weights[0] @ deltas).reshape(-1, 3)).T
-        else:
-            local = pos[None] + (weights[k: k + step] @ deltas).reshape(len(w), -1, 3)
-            coords = w[:, :3, :3] @ local.transpose(0, 2, 1)
+        pts = local if len(local) == 1 else local[k: k + step]
+        coords = w[:, :3, :3] @ pts.transpose(0, 2, 1)  # (K, 3, P)
         coords += w[:, :3, 3, None]
         coords = coords.transpose(1, 0, 2).reshape(3, -1)
         a, b = coords.min(axis=1), coords.max(axis=1)
@@ -131,6 +154,12 @@ def _instances(lo, hi, world: np.ndarray, prim, weights: np.ndarray | None):
         else:  # some points beyond float32 (or NaN): leave out just those
             lo, hi = _extend(lo, hi, coords.T)
     return lo, hi
+
+
+def _corners(box_lo: np.ndarray, box_hi: np.ndarray) -> np.ndarray:
+    """The 8 corners (…, 8, 3) of boxes [box_lo, box_hi] (…, 3)."""
+    pick = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], dtype=bool)  # (8, 3)
+    return np.where(pick, np.asarray(box_hi)[..., None, :], np.asarray(box_lo)[..., None, :])
 
 
 def _extend(lo: np.ndarray, hi: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
