@@ -72,6 +72,10 @@ class Summary:
         lines = ["outcome        cases"]
         lines += [f"{name:<14} {counts.get(name, 0):>5}" for name in OUTCOMES]
         lines += [f"{name:<14} {n:>5}" for name, n in counts.items() if name not in OUTCOMES]
+        loaded = sum(1 for r in self.records if r.get("loaded"))
+        rendered = sum(1 for r in self.records if r.get("rendered") is True)
+        warned = sum(1 for r in self.records if r.get("gltf_warnings"))
+        lines.append(f"loaded {loaded}, of them rendered {rendered}, with a GltfWarning {warned}")
         sigs = self.signatures()
         if sigs:
             lines.append(f"distinct failures: {len(sigs)}")
