@@ -1,4 +1,4 @@
-"""Tests for viewer.clock (and the pure rules in viewer.playback_rules it is built on).
+"""Tests for viewer.playback.clock (and the pure rules in viewer.playback.rules it is built on).
 
 Deterministic: time comes from a fake source or explicit ``tick(dt)``; no wall clock, no sleeps.
 Values are chosen exactly representable in binary (0.25, 0.75, 2.0 …) so landings compare with
@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from viewer.clock import LOOP_MODES, SPEED_LADDER, Clock, ClockState
-from viewer.playback_rules import first_key_on_path, travel
+from viewer.playback.clock import LOOP_MODES, SPEED_LADDER, Clock, ClockState
+from viewer.playback.rules import first_key_on_path, travel
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -519,8 +519,8 @@ def test_scrub_resume_measures_time_from_the_release():
 
 def test_clock_imports_only_the_standard_library():
     allowed = set(sys.stdlib_module_names) | {"viewer"}
-    for name in ("clock.py", "playback_rules.py"):
-        tree = ast.parse((REPO / "viewer" / name).read_text(encoding="utf-8"))
+    for name in ("clock.py", "rules.py", "__init__.py"):
+        tree = ast.parse((REPO / "viewer" / "playback" / name).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 roots = {alias.name.split(".")[0] for alias in node.names}
@@ -533,7 +533,7 @@ def test_clock_imports_only_the_standard_library():
 
 def test_importing_the_clock_pulls_in_no_window_or_gl_code():
     code = (
-        "import sys, viewer.clock; "
+        "import sys, viewer.playback.clock; "
         "bad = [m for m in ('moderngl', 'moderngl_window', 'imgui_bundle') if m in sys.modules]; "
         "print(bad); sys.exit(1 if bad else 0)"
     )

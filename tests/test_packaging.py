@@ -60,3 +60,12 @@ def test_installed_cli_runs_on_the_packaged_demo(installed: Path, tmp_path: Path
                           env={"PYTHONPATH": str(installed), "PATH": ""})
     assert proc.returncode == 0, proc.stderr
     assert "Interpolation modes" in proc.stdout
+
+
+def test_every_subpackage_is_installed(installed: Path) -> None:
+    """setup.py finds packages itself: a new ``viewer/x/`` cannot be silently left out of the wheel."""
+    packages = {p.parent.relative_to(REPO) for p in (REPO / "viewer").rglob("__init__.py")
+                if "__pycache__" not in p.parts}
+    assert {Path("viewer"), Path("viewer/playback")} <= packages
+    missing = [str(p) for p in sorted(packages) if not (installed / p / "__init__.py").is_file()]
+    assert not missing

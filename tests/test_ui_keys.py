@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from moderngl_window.context.headless.keys import Keys as HeadlessKeys
 
-from viewer.clock import Clock
+from viewer.playback.clock import Clock
 from viewer.resources import asset_path
 from viewer.scene import load
 from viewer.ui import keys

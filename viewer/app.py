@@ -21,7 +21,7 @@ import moderngl
 import moderngl_window as mglw
 import numpy as np
 
-from viewer.clock import Clock
+from viewer.playback.clock import Clock
 from viewer.compare import pane_rects
 from viewer.errors import GltfError
 from viewer.bounds import clip_bounds

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from imgui_bundle import imgui
 
-from viewer.playback_rules import LOOP_MODES
+from viewer.playback.rules import LOOP_MODES
 from viewer.ui import timeline as tl
 from viewer.ui.state import ViewerState
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from viewer import headless
 from viewer.animation.clip import Clip
-from viewer.clock import Clock
+from viewer.playback.clock import Clock
 from viewer.bounds import clip_bounds
 from viewer.render.overlay_lines import OverlayLines
 from viewer.scene import Scene

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from viewer.animation.clip import Clip
 from viewer.animation.modes import MODES
-from viewer.clock import Clock
+from viewer.playback.clock import Clock
 from viewer.compare import MAX_PANES, MIN_PANES
 from viewer.scene import Scene
 

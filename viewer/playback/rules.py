@@ -1,4 +1,4 @@
-"""The pure rules of playback behind ``viewer.clock``: where the playhead goes, how speed steps.
+"""The pure rules of playback behind ``viewer.playback.clock``: where the playhead goes, how speed steps.
 
 The path functions take the current clip time (seconds), a direction (+1 forward, -1 reverse),
 a distance in clip seconds (real seconds × |speed|), the clip duration (seconds) and a loop mode,

@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from viewer.playback_rules import (
+from viewer.playback.rules import (
     KEY_EPSILON,
     LOOP_MODES,
     SPEED_LADDER,
