@@ -14,7 +14,7 @@ import pytest
 from moderngl_window.context.base.keys import KeyModifiers
 
 from viewer.app import ViewerApp, ViewOptions
-from viewer.cli_view import open_window
+from viewer.cli.view import open_window
 from viewer.resources import asset_path
 
 FRAME_DT = 1.0 / 60.0

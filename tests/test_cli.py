@@ -234,3 +234,32 @@ def test_bench_text_output(capsys, minimal_file):
     assert code == 0
     names = [line.split()[0] for line in out.splitlines()]
     assert BENCH_KEYS <= set(names)
+
+
+# -- the same argument, the same meaning, in every command ----------------------------------------
+
+def test_animation_is_an_index_or_a_name_in_every_command(capsys, tmp_path):
+    b = GltfBuilder()
+    b.add_node()
+    b.add_animation([dict(node=0, path="translation", times=[0, 1], values=[[0, 0, 0], [1, 0, 0]])], name="Walk")
+    b.add_animation([dict(node=0, path="translation", times=[0, 2], values=[[0, 0, 0], [0, 5, 0]])], name="Run")
+    b.add_scene([0])
+    path = b.write_gltf(tmp_path, "two.gltf")
+    for key in ("1", "Run"):
+        code, out, err = run(capsys, "sample", path, "--json", "--animation", key, "--times=2")
+        assert code == 0, err
+        assert [a["name"] for a in json.loads(out)["animations"]] == ["Run"]
+        code, _, err = run(capsys, path, "--animation", key, "--window", "headless", "--backend", "egl",
+                           "--frames", "1", "--size", "64x48")
+        assert code in (0, 1), err  # 1: no window could be made on this machine
+        code, _, err = run(capsys, "render", path, "-o", tmp_path / f"{key}.png", "--animation", key,
+                           "--size", "32x24", "--samples", "0", "--quiet")
+        assert code == 0, err
+    for argv in (["sample", path], [path], ["render", path, "-o", tmp_path / "x.png"]):
+        code, _, err = run(capsys, *argv, "--animation", "Fly")
+        assert code == 2 and "'Walk'" in err and "'Run'" in err, err
+
+
+def test_yaw_and_pitch_are_degrees(capsys, minimal_file, tmp_path):
+    code, _, err = run(capsys, "render", minimal_file, "-o", tmp_path / "x.png", "--yaw", "north")
+    assert code == 2 and "degrees" in err

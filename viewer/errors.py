@@ -44,6 +44,10 @@ class GltfError(Exception):
         return f"{where}: {self.message}"
 
 
+class UsageError(Exception):
+    """A bad command-line argument: the CLI prints it as one line and exits 2, like a ``GltfError``."""
+
+
 class GltfWarning(UserWarning):
     """Something the file does that we tolerate (an unknown optional extension, a duplicate channel)."""
 

@@ -1,7 +1,24 @@
-"""``animview inspect``: what is in a file, as a readable table or JSON."""
+"""``animview inspect FILE [--json]``: what is in a file, as a readable table or JSON."""
 from __future__ import annotations
 
+import json
+
+from viewer.cli import args as a
 from viewer.scene import Scene
+
+NAME = "inspect"
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(NAME, help="what is in the file")
+    a.add_file_arguments(p)
+    p.add_argument("--json", action="store_true")
+
+
+def run(args) -> int:
+    info = describe(a.load_scene(args, NAME))
+    print(json.dumps(info, indent=1) if args.json else table(info))
+    return 0
 
 
 def describe(scene: Scene) -> dict:

@@ -14,83 +14,49 @@ import time
 from pathlib import Path
 
 from viewer.animation.modes import MODES
+from viewer.cli import args as a
 from viewer.compare import modes_argument
+from viewer.errors import UsageError
 
 DEMO_FILE = "interpolation.gltf"
 WINDOW_CLASSES = ("pyglet", "glfw", "sdl2", "pygame2", "pyqt5", "pyside2", "tk", "headless")
 MAX_FPS = 60.0
 
 
-def _size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-        if w > 0 and h > 0:
-            return w, h
-    except ValueError:
-        pass
-    raise argparse.ArgumentTypeError(f"--size wants WIDTHxHEIGHT in pixels, e.g. 1280x720; got {text!r}")
-
-
-def _finite(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if value != value or value in (float("inf"), float("-inf")):
-        raise argparse.ArgumentTypeError(f"wants a finite number, got {text!r}")
-    return value
-
-
-def _positive(text: str) -> float:
-    value = _finite(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"wants a positive number, got {text!r}")
-    return value
-
-
-def add_view_arguments(parser: argparse.ArgumentParser) -> None:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The viewer's arguments (``animview [FILE] …``)."""
-    parser.add_argument("file", nargs="?", help="a .gltf or .glb file (default: the built-in interpolation demo)")
-    parser.add_argument("--animation", type=int, default=0, metavar="K", help="animation index to play (default 0)")
-    parser.add_argument("--speed", type=_finite, default=1.0, metavar="S", help="playback speed, negative for reverse")
+    a.add_file_arguments(parser, optional=True)
+    a.add_animation_argument(parser)
+    parser.add_argument("--speed", type=a.finite, default=1.0, metavar="S", help="playback speed, negative for reverse")
     parser.add_argument("--paused", action="store_true", help="start paused")
-    parser.add_argument("--time", type=_finite, default=0.0, metavar="T", help="start at T seconds")
+    parser.add_argument("--time", type=a.seconds, default=0.0, metavar="T", help="start at T seconds")
     parser.add_argument("--mode", choices=MODES, default="authored", help="interpolation mode")
-    parser.add_argument("--fps", type=_positive, default=30.0, help="frame rate for frame stepping and the ruler")
+    parser.add_argument("--fps", type=a.positive, default=30.0, help="frame rate for frame stepping and the ruler")
     parser.add_argument("--compare", type=modes_argument, default=None, metavar="M1,M2[,M3[,M4]]",
                         help="start in compare view: one pane per interpolation mode (C toggles it)")
     parser.add_argument("--window", choices=WINDOW_CLASSES, default="pyglet",
                         help="moderngl-window window class (default pyglet; headless needs --backend egl)")
     parser.add_argument("--backend", help="context backend, e.g. egl for --window headless")
-    parser.add_argument("--size", type=_size, default=(1280, 720), help="window size WIDTHxHEIGHT")
+    parser.add_argument("--size", type=a.size, default=(1280, 720), help="window size WIDTHxHEIGHT")
     parser.add_argument("--frames", type=int, metavar="N", help="quit after N frames")
     parser.add_argument("--screenshot-dir", type=Path, default=Path("."), help="where P saves screenshots")
-    add_file_access_argument(parser)
 
 
-def add_file_access_argument(parser: argparse.ArgumentParser) -> None:
-    """``--allow-outside-folder``: the one switch of the loader's file access policy (``gltf/resources.py``)."""
-    parser.add_argument("--allow-outside-folder", action="store_true",
-                        help="let the file's buffer and image URIs name files outside its folder (refused by "
-                             "default: only regular files inside the model's folder tree are read)")
-
-
-def run_view(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     """Open the window and run until Esc, the window's close button or ``--frames``; returns the exit status."""
-    from viewer.cli import UsageError
     from viewer.resources import asset_path
-    from viewer.scene import load
 
-    path = Path(args.file) if args.file else asset_path(DEMO_FILE)
-    scene = load(path, args.allow_outside_folder)
-    if scene.clips and not 0 <= args.animation < len(scene.clips):
-        raise UsageError(f"animview: --animation {args.animation} is not in {path} (it has {len(scene.clips)})")
+    if not args.file:
+        args.file = asset_path(DEMO_FILE)
+    path = Path(args.file)
+    scene = a.load_scene(args, "")
+    clip = a.pick_clip(scene, args.animation, "")
     if args.speed == 0:
         raise UsageError("animview: --speed must not be 0 (use --paused)")
 
     from viewer.app import ViewerApp, ViewOptions
 
-    options = ViewOptions(path=path, animation=args.animation, speed=args.speed, paused=args.paused,
+    options = ViewOptions(path=path, animation=clip.index if clip is not None else 0, speed=args.speed, paused=args.paused,
                           time=args.time, mode=args.mode, fps=args.fps, screenshot_dir=args.screenshot_dir,
                           compare=args.compare, allow_outside_folder=args.allow_outside_folder)
     try:

@@ -1,0 +1,150 @@
+"""Argument types and helpers every ``animview`` subcommand shares, written once.
+
+A bad value is an ``argparse.ArgumentTypeError`` (argparse adds the option's name) or a ``UsageError``;
+``cli.main`` prints either as one line and exits 2.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import re
+
+from viewer.errors import UsageError, shorten
+
+# Any number (or comma list of numbers, for --times) that argparse should take as a value, not as an
+# option: "-1e308", "-.5", "-inf", "-1,0.5". argparse's own pattern knows only "-5" and "-0.5", so
+# "--time -1e308" failed with "expected one argument".
+_UNSIGNED = r"(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|inf(?:inity)?|nan)"
+NEGATIVE_NUMBER = re.compile(rf"^-{_UNSIGNED}(?:\s*,\s*[-+]?{_UNSIGNED})*$", re.IGNORECASE)
+SIZE = re.compile(r"^(\d+)x(\d+)$")
+MAX_SIZE = 16384  # pixels a side: the largest texture/framebuffer llvmpipe and most GPUs make
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a bad argument is one line and exit 2, not a usage dump."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = NEGATIVE_NUMBER  # argparse's hook (3.10–3.13) for what a number is
+
+    def error(self, message: str) -> None:  # noqa: D102 — argparse hook
+        raise UsageError(f"{self.prog}: {shorten(message, 300)}")
+
+
+def finite(text: str, unit: str = "a finite number") -> float:
+    """A finite float; NaN and ±inf are refused (there is no frame at NaN seconds)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"wants {unit}, got {shorten(text)!r}")
+    return value
+
+
+def seconds(text: str) -> float:
+    return finite(text, "a finite number of seconds")
+
+
+def degrees(text: str) -> float:
+    return finite(text, "a finite number of degrees")
+
+
+def positive(text: str) -> float:
+    value = finite(text, "a positive number")
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"wants a positive number, got {shorten(text)!r}")
+    return value
+
+
+def count(text: str) -> int:
+    """A whole number ≥ 1 (frames, steps)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"wants a positive whole number, got {shorten(text)!r}")
+    return value
+
+
+def times(text: str) -> list[float]:
+    """Comma-separated finite seconds (``--times=-0.5,0,1.2``)."""
+    try:
+        values = [float(x) for x in text.split(",") if x.strip()]
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"--times wants comma-separated seconds, got {shorten(text)!r}") from exc
+    if not values or not all(math.isfinite(t) for t in values):
+        raise argparse.ArgumentTypeError(f"--times wants comma-separated finite seconds, got {shorten(text)!r}")
+    return values
+
+
+def size(text: str) -> tuple[int, int]:
+    """``WIDTHxHEIGHT`` in pixels, each side 1 … ``MAX_SIZE``."""
+    m = SIZE.match(text.strip().lower())
+    if not m or not (0 < int(m.group(1)) <= MAX_SIZE and 0 < int(m.group(2)) <= MAX_SIZE):
+        raise argparse.ArgumentTypeError(f"--size wants WIDTHxHEIGHT in pixels (e.g. 640x480), got {shorten(text)!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def color(text: str) -> tuple[float, float, float]:
+    """``#rrggbb``, ``rrggbb`` or ``r,g,b`` (0..1 floats) → sRGB floats."""
+    t = text.strip().lstrip("#")
+    try:
+        if re.fullmatch(r"[0-9a-fA-F]{6}", t):
+            return tuple(int(t[i:i + 2], 16) / 255.0 for i in (0, 2, 4))
+        parts = tuple(float(x) for x in t.split(","))
+        if len(parts) == 3 and all(0.0 <= p <= 1.0 for p in parts):
+            return parts
+    except ValueError:
+        pass
+    raise argparse.ArgumentTypeError(f"--background wants #rrggbb or r,g,b in 0..1, got {shorten(text)!r}")
+
+
+def add_file_arguments(parser: argparse.ArgumentParser, optional: bool = False) -> None:
+    """The FILE argument and ``--allow-outside-folder``, the one switch of the loader's file access policy."""
+    if optional:
+        parser.add_argument("file", nargs="?", help="a .gltf or .glb file (default: the built-in demo)")
+    else:
+        parser.add_argument("file", help="a .gltf or .glb file")
+    parser.add_argument("--allow-outside-folder", action="store_true",
+                        help="let the file's buffer and image URIs name files outside its folder (refused by "
+                             "default: only regular files inside the model's folder tree are read)")
+
+
+def add_animation_argument(parser: argparse.ArgumentParser, default: str = "the first") -> None:
+    parser.add_argument("--animation", default=None, metavar="K",
+                        help=f"animation index or name (default: {default})")
+
+
+def load_scene(args: argparse.Namespace, command: str, need_animation: bool = False):
+    """The scene of ``args.file`` under the file access policy; a command that means nothing without an
+    animation (``sample``, ``bench``) refuses a file that has none."""
+    from viewer.scene import load
+
+    scene = load(args.file, args.allow_outside_folder)
+    if need_animation and not scene.clips:
+        raise UsageError(f"{prog(command)}: {shorten(str(args.file), 200)} has no animations")
+    return scene
+
+
+def prog(command: str) -> str:
+    """How messages name the command: "animview sample", or "animview" for the viewer itself."""
+    return f"animview {command}" if command else "animview"
+
+
+def pick_clip(scene, text: str | None, command: str):
+    """The clip ``--animation`` names, by index or by name; the first (or None) when not given."""
+    if not scene.clips:
+        if text is not None:
+            raise UsageError(f"{prog(command)}: {scene.path} has no animations (--animation {shorten(text)})")
+        return None
+    if text is None:
+        return scene.clips[0]
+    if text.lstrip("-").isdigit() and 0 <= int(text) < len(scene.clips):
+        return scene.clips[int(text)]
+    for clip in scene.clips:
+        if clip.name == text:
+            return clip
+    names = ", ".join(f"{c.index}:{c.name!r}" for c in scene.clips[:12]) + (" …" if len(scene.clips) > 12 else "")
+    raise UsageError(f"{prog(command)}: --animation {shorten(text)} is not in {scene.path} (it has {names})")
