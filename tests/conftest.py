@@ -37,3 +37,14 @@ def khronos_dir() -> Path:
     if not KHRONOS_DIR.is_dir():
         pytest.skip(f"Khronos sample models not found at {KHRONOS_DIR} (set ANIMVIEW_KHRONOS)")
     return KHRONOS_DIR
+
+
+@pytest.fixture(scope="module")
+def ctx():
+    """An offscreen (EGL) OpenGL context for a test module; skips where none can be made."""
+    from viewer import export
+
+    try:
+        return export.create_context()
+    except export.HeadlessError as exc:
+        pytest.skip(str(exc))

@@ -37,13 +37,13 @@ class GL:
 
 @pytest.fixture(scope="session")
 def gl() -> GL:
-    """The offscreen context (made by ``viewer.headless``, the one place that makes them)."""
-    from viewer import headless
+    """The offscreen context (made by ``viewer.export``, the one place that makes them)."""
+    from viewer import export
     from viewer.render.shaders import ProgramCache
 
     try:
-        ctx = headless.create_context()
-    except headless.HeadlessError as exc:
+        ctx = export.create_context()
+    except export.HeadlessError as exc:
         pytest.skip(str(exc))
     with ctx:
         assert ctx.error == "GL_NO_ERROR"

@@ -1,4 +1,4 @@
-"""keyframes.locate (explicit cases) and BandedSearch (regions of many channels) against each other.
+"""keyframes.BandedSearch, the one search for where a time falls among key times.
 
 Region convention (keyframes.py docstring): a channel with n keys has n + 1 regions; region 0 is before
 the first key, region k (1 ≤ k < n) is [t[k-1], t[k]), region n from the last key on. So the local
@@ -9,69 +9,57 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from viewer.animation.keyframes import AFTER, BEFORE, BETWEEN, CASE_NAMES, EXACT, BandedSearch, locate
+from viewer.animation.keyframes import BandedSearch
 
 KEYS = np.array([0.5, 1.0, 2.5])
 
 
-@pytest.mark.parametrize("t,case,index,u", [
-    (-1.0, BEFORE, 0, 0.0),
-    (0.0, BEFORE, 0, 0.0),       # a clip starts at 0, this channel at 0.5: still before its first key
-    (0.5, EXACT, 0, 0.0),
-    (0.75, BETWEEN, 0, 0.5),
-    (1.0, EXACT, 1, 0.0),
-    (1.375, BETWEEN, 1, 0.25),
-    (2.5, EXACT, 2, 0.0),        # the last key itself is EXACT, not AFTER
-    (2.5000001, AFTER, 2, 0.0),
-    (100.0, AFTER, 2, 0.0),
+def _one_channel_regions(keys, t):
+    """Local region(s) of a single channel, through windows (as ``table.BatchGroups`` asks)."""
+    search = BandedSearch([keys])
+    return search.local_regions(search.windows(t), 0)
+
+
+@pytest.mark.parametrize("t,region", [
+    (-1.0, 0),         # before the first key: hold the first
+    (0.0, 0),          # a clip starts at 0, this channel at 0.5: still before its first key
+    (0.5, 1),          # exactly a key: the region that starts at that key
+    (0.75, 1),
+    (1.0, 2),
+    (1.375, 2),
+    (2.5, 3),          # the last key itself already holds the last value
+    (2.5000001, 3),
+    (100.0, 3),        # after the last key: hold the last
 ])
-def test_locate_cases(t, case, index, u):
-    loc = locate(KEYS, t)
-    assert int(loc.case) == case, CASE_NAMES[int(loc.case)]
-    assert int(loc.index) == index
-    assert float(loc.u) == pytest.approx(u, abs=1e-12)
+def test_gltf_edge_rules(t, region):
+    search = BandedSearch([KEYS])
+    assert int(_one_channel_regions(KEYS, t)) == region
+    assert int(search.regions(search.window(t))[0]) == region  # one channel: global = local
+    assert search.window(t) == int(search.windows(t))
 
 
-def test_locate_many_times_keeps_shape():
+def test_many_times_keep_their_shape():
     t = np.array([[-1.0, 0.5], [0.75, 3.0]])
-    loc = locate(KEYS, t)
-    assert loc.case.shape == loc.index.shape == loc.u.shape == (2, 2)
-    np.testing.assert_array_equal(loc.case, [[BEFORE, EXACT], [BETWEEN, AFTER]])
+    np.testing.assert_array_equal(_one_channel_regions(KEYS, t), [[0, 1], [1, 3]])
 
 
-def test_locate_single_key():
-    loc = locate(np.array([1.0]), np.array([0.0, 1.0, 2.0]))
-    np.testing.assert_array_equal(loc.case, [BEFORE, EXACT, AFTER])
-    np.testing.assert_array_equal(loc.index, [0, 0, 0])
-    np.testing.assert_array_equal(loc.u, [0, 0, 0])
+def test_single_key():
+    np.testing.assert_array_equal(_one_channel_regions(np.array([1.0]), np.array([0.0, 1.0, 2.0])), [0, 1, 1])
 
 
-def test_locate_just_below_and_above_a_key():
+def test_just_below_and_above_a_key():
     below, above = np.nextafter(1.0, 0.0), np.nextafter(1.0, 2.0)
-    lb, la = locate(KEYS, below), locate(KEYS, above)
-    assert int(lb.case) == BETWEEN and int(lb.index) == 0 and float(lb.u) < 1.0
-    assert int(la.case) == BETWEEN and int(la.index) == 1 and float(la.u) > 0.0
+    assert int(_one_channel_regions(KEYS, below)) == 1
+    assert int(_one_channel_regions(KEYS, above)) == 2
 
 
-def test_locate_random_against_loop():
+def test_random_single_channel_against_loop():
     rng = np.random.default_rng(11)
     for _ in range(50):
         keys = np.cumsum(rng.uniform(0.01, 1.0, rng.integers(1, 8))) + rng.uniform(0, 1)
-        for t in _query_times(keys, rng):
-            loc = locate(keys, t)
-            below = [i for i, k in enumerate(keys) if k <= t]
-            if not below:
-                assert int(loc.case) == BEFORE and int(loc.index) == 0
-                continue
-            i = below[-1]
-            assert int(loc.index) == i
-            if keys[i] == t:
-                assert int(loc.case) == EXACT
-            elif i == len(keys) - 1:
-                assert int(loc.case) == AFTER
-            else:
-                assert int(loc.case) == BETWEEN
-                assert float(loc.u) == pytest.approx((t - keys[i]) / (keys[i + 1] - keys[i]), abs=1e-9)
+        times = _query_times(keys, rng)
+        got = _one_channel_regions(keys, np.array(times))
+        assert got.tolist() == [_local_region(keys, t) for t in times]
 
 
 # -- BandedSearch -------------------------------------------------------------------------------------
@@ -89,12 +77,6 @@ def _local_region(keys, t) -> int:
     return sum(1 for k in keys if k <= t)
 
 
-def _region_from_locate(keys, t) -> int:
-    loc = locate(keys, t)
-    case, index = int(loc.case), int(loc.index)
-    return {BEFORE: 0, EXACT: index + 1, BETWEEN: index + 1, AFTER: len(keys)}[case]
-
-
 def _random_channels(rng, count):
     chans = []
     for _ in range(count):
@@ -105,7 +87,7 @@ def _random_channels(rng, count):
     return chans
 
 
-def test_banded_search_regions_match_locate():
+def test_banded_search_regions_match_loop():
     rng = np.random.default_rng(12)
     for _ in range(20):
         chans = _random_channels(rng, int(rng.integers(1, 7)))
@@ -113,22 +95,26 @@ def test_banded_search_regions_match_locate():
         bases = np.cumsum([0] + [len(c) + 1 for c in chans])[:-1]
         all_keys = np.concatenate(chans)
         for t in _query_times(np.sort(all_keys), rng):
-            got = search.regions(t) - bases
+            got = search.regions(search.window(t)) - bases
             expected = [_local_region(c, t) for c in chans]
             assert list(got) == expected, (t, chans)
-            assert expected == [_region_from_locate(c, t) for c in chans]
+            assert [int(search.local_regions(search.windows(t), c)) for c in range(len(chans))] == expected
 
 
-def test_banded_search_batch_matches_single():
+def test_banded_search_many_times_match_one_at_a_time():
     rng = np.random.default_rng(13)
     for _ in range(20):
         chans = _random_channels(rng, int(rng.integers(1, 7)))
         search = BandedSearch(chans)
         times = np.array(_query_times(np.sort(np.concatenate(chans)), rng))
-        batch = search.regions_batch(times)
+        windows = search.windows(times)
+        batch = search.regions(windows)
         assert batch.shape == (len(times), len(chans))
         for f, t in enumerate(times):
-            np.testing.assert_array_equal(batch[f], search.regions(float(t)))
+            assert search.window(float(t)) == windows[f]
+            np.testing.assert_array_equal(batch[f], search.regions(search.window(float(t))))
+        for c in range(len(chans)):
+            np.testing.assert_array_equal(search.local_regions(windows, c), batch[:, c] - search.bases[c])
 
 
 def test_banded_search_just_below_a_key_of_a_later_channel():
@@ -137,8 +123,8 @@ def test_banded_search_just_below_a_key_of_a_later_channel():
     search = BandedSearch(chans)
     bases = np.cumsum([0] + [len(c) + 1 for c in chans])[:-1]
     t = float(np.nextafter(1.0, 0.0))
-    assert list(search.regions(t) - bases) == [1, 1, 2]
-    assert list(search.regions_batch(np.array([t]))[0] - bases) == [1, 1, 2]
+    assert list(search.regions(search.window(t)) - bases) == [1, 1, 2]
+    assert list(search.regions(search.windows(np.array([t])))[0] - bases) == [1, 1, 2]
 
 
 @pytest.mark.parametrize("last", [1e16, 3.0e38, 1e300, 1.7e308])
@@ -152,6 +138,6 @@ def test_banded_search_is_exact_for_any_finite_magnitude(last):
     times += [float(np.nextafter(k, -np.inf)) for k in keys] + [float(np.nextafter(k, np.inf)) for k in keys]
     for t in times:
         expected = [_local_region(c, t) for c in chans]
-        assert list(search.regions(t) - bases) == expected, t
-    np.testing.assert_array_equal(search.regions_batch(np.array(times)) - bases,
+        assert list(search.regions(search.window(t)) - bases) == expected, t
+    np.testing.assert_array_equal(search.regions(search.windows(np.array(times))) - bases,
                                   [[_local_region(c, t) for c in chans] for t in times])

@@ -100,6 +100,25 @@ def test_rotation_curve_has_euler_degrees(arm):
     assert np.abs(cv.euler).max() > 5.0
 
 
+def test_series_components_as_plotted(arm):
+    clip = arm.clips[0]
+    rot = next(i for i, ch in enumerate(clip.channels) if ch.path == "rotation")
+    series = compare.curve(clip, rot, "linear")
+    values, key_values, names = series.components(euler=True, degrees=" deg")
+    assert names == ["X deg", "Y deg", "Z deg"] and values is series.euler
+    assert key_values.shape == (len(series.key_times), 3)
+    values, _, names = series.components(euler=False)
+    assert names == list("xyzw") and values is series.values
+    assert compare.moving_components(np.array([[0.0, 1.0, 2.0], [1.0, 1.0, 2.0]])) == [0]
+    assert compare.moving_components(np.ones((4, 2))) == [0]  # nothing moves: still one plot
+
+
+def test_one_colour_table_in_bytes():
+    for mode, rgb in compare.MODE_COLORS.items():
+        assert compare.mode_rgb255(mode) == tuple(round(255 * c) for c in rgb)
+        assert all(isinstance(c, int) and 0 <= c <= 255 for c in compare.mode_rgb255(mode))
+
+
 def test_readout_differences_from_authored(irregular):
     clip = irregular.clips[0]
     r = compare.readout(clip, 0, 0.3 + 0.075, ("authored", "step", "catmull-rom"))

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from viewer import compare, compare_export, headless
+from viewer import compare, export
+from viewer.export import compare as compare_export
 from viewer.cli import main
 from viewer.resources import asset_path
 from viewer.scene import load
@@ -13,14 +14,6 @@ from viewer.scene import load
 MODES3 = ("step", "linear", "catmull-rom")
 SIZE = (900, 300)
 LABEL_H = 40  # the pane labels sit in the top rows; compare below them
-
-
-@pytest.fixture(scope="module")
-def ctx():
-    try:
-        return headless.create_context()
-    except headless.HeadlessError as exc:
-        pytest.skip(str(exc))
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +28,7 @@ def panes(rgb: np.ndarray, count: int) -> list[np.ndarray]:
 
 
 def render(ctx, scene, t, look, size=SIZE):
-    off = compare_export.CompareOffscreen(scene, scene.clips[0], headless.View(size=size, samples=0), ctx, look)
+    off = compare_export.CompareOffscreen(scene, scene.clips[0], export.View(size=size, samples=0), ctx, look)
     try:
         return off.frame(t)
     finally:
@@ -66,7 +59,7 @@ def test_trails_draw_each_modes_path_in_its_colour(ctx, irregular):
 
 def test_four_panes_are_two_by_two_and_curves_strip(ctx, irregular):
     look = compare_export.CompareLook(("authored", "step", "catmull-rom", "cubic-zero"), trails=True, curves=True)
-    off = compare_export.CompareOffscreen(irregular, irregular.clips[0], headless.View(size=(640, 480), samples=0),
+    off = compare_export.CompareOffscreen(irregular, irregular.clips[0], export.View(size=(640, 480), samples=0),
                                           ctx, look)
     try:
         rgb = off.frame(1.0)
@@ -105,7 +98,7 @@ def test_linear_pane_trail_reaches_every_key_position_on_screen(ctx, irregular):
     from viewer.render.overlay_lines import to_window
 
     clip = irregular.clips[0]
-    off = compare_export.CompareOffscreen(irregular, clip, headless.View(size=SIZE, samples=0), ctx,
+    off = compare_export.CompareOffscreen(irregular, clip, export.View(size=SIZE, samples=0), ctx,
                                           compare_export.CompareLook(MODES3, trails=True))
     try:
         rgb = off.frame(0.9).astype(int)
@@ -131,7 +124,7 @@ def test_ghosts_show_the_mesh_faded_at_every_key(ctx, irregular):
     for x, y, w, h in compare.pane_rects(3, *SIZE):
         assert changed[y + LABEL_H: y + h, x: x + w].sum() > 150
     # faded: a ghost pixel lies between the background and the lit ball, never brighter than both
-    bg = np.array([round(255 * c) for c in headless.View().options.background])
+    bg = np.array([round(255 * c) for c in export.View().options.background])
     assert (ghosted[changed].astype(int) - bg).sum(axis=1).min() > 0
     assert len(compare.ghost_poses(irregular, irregular.clips[0], "linear")) == len(irregular.clips[0].key_times)
     assert ctx.error == "GL_NO_ERROR"

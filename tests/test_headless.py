@@ -1,6 +1,6 @@
 """Headless export and ``animview render``: frame times, PNG / sequence / GIF / MP4, errors, no display.
 
-The frame-time rule under test (``viewer.headless.frame_times``): start + k/fps while before the end,
+The frame-time rule under test (``viewer.export.frame_times``): start + k/fps while before the end,
 then the end itself — the last frame lands exactly on the end time.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from conftest import REPO_ROOT, khronos_model
 from PIL import Image
 from render_helpers import gl, gl_error, pixels_off  # noqa: F401  (gl: the EGL fixture)
 
-from viewer import headless
+from viewer import export
 from viewer.cli import main
 from viewer.bounds import clip_bounds
 from viewer.pose import Pose
@@ -25,25 +25,25 @@ from viewer.scene import load
 
 
 def test_frame_times_end_exactly_on_the_end():
-    t = headless.frame_times(0.0, 3.708333, 10)
+    t = export.frame_times(0.0, 3.708333, 10)
     assert len(t) == 39
     np.testing.assert_allclose(t[:-1], np.arange(38) / 10)
     assert t[-1] == 3.708333
 
 
 def test_frame_times_do_not_repeat_an_end_on_the_grid():
-    t = headless.frame_times(0.0, 1.0, 10)
+    t = export.frame_times(0.0, 1.0, 10)
     assert len(t) == 11 and t[-1] == 1.0 and np.all(np.diff(t) > 0.09)
-    t = headless.frame_times(0.5, 0.7, 10)  # 0.5 + 2/10 is 0.7 up to rounding: no extra sliver frame
+    t = export.frame_times(0.5, 0.7, 10)  # 0.5 + 2/10 is 0.7 up to rounding: no extra sliver frame
     assert len(t) == 3 and t[-1] == 0.7
 
 
 def test_frame_times_edge_cases():
-    assert headless.frame_times(2.0, 2.0, 30).tolist() == [2.0]
-    t = headless.frame_times(1.0, 2.0, 24)
+    assert export.frame_times(2.0, 2.0, 30).tolist() == [2.0]
+    t = export.frame_times(1.0, 2.0, 24)
     assert len(t) == 25 and t[0] == 1.0 and t[-1] == 2.0
     with pytest.raises(ValueError):
-        headless.frame_times(0.0, 1.0, 0)
+        export.frame_times(0.0, 1.0, 0)
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
@@ -90,7 +90,7 @@ def test_mp4_over_a_clip(tmp_path, capfd):
 
     frames = iio.imread(out, index=None)
     assert frames.shape[1:3] == (120, 160)
-    assert len(frames) == len(headless.frame_times(0.0, 0.70833, 20))  # 15
+    assert len(frames) == len(export.frame_times(0.0, 0.70833, 20))  # 15
 
 
 def test_single_png_size_and_background(tmp_path, gl):
@@ -174,7 +174,7 @@ def test_render_works_without_a_display(tmp_path):
 
 
 def test_bench_measures_render_fps(gl):
-    from viewer.render.bench import measure_render_fps
+    from viewer.render.render_speed import measure_render_fps
 
     fps = measure_render_fps(load(khronos_model("BoxAnimated")), size=(64, 48), frames=5, ctx=gl.ctx)
     assert fps > 0

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import REPO_ROOT
 
 FORBIDDEN = ("moderngl", "moderngl_window", "imgui_bundle", "pyglet")
@@ -94,3 +96,62 @@ def test_static_check_covers_every_core_module_the_probe_loads():
             assert not any(f"import {f}" in src or f"from {f}" in src for f in FORBIDDEN), name
     init = (VIEWER / "__init__.py").read_text(encoding="utf-8")
     assert not any(f"import {f}" in init or f"from {f}" in init for f in FORBIDDEN)
+
+
+def _imports(path: Path) -> list[str]:
+    """Every module name ``path`` imports (absolute imports, at any depth of the file)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names += [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+    return names
+
+
+@pytest.mark.parametrize("folder, forbidden", [
+    ("ui", ("viewer.export", "viewer.app", "viewer.cli")),        # the UI draws; it never exports or wires
+    ("render", ("viewer.ui", "viewer.app", "viewer.cli")),       # GPU passes know no window and no overlay
+    ("export", ("viewer.app", "viewer.cli")),                    # files from frames, without the window
+])
+def test_folders_import_only_downward(folder, forbidden):
+    offenders = [f"{p.relative_to(REPO_ROOT)}: {name}" for p in sorted((VIEWER / folder).glob("*.py"))
+                 for name in _imports(p) if name.startswith(forbidden)]
+    assert not offenders, offenders
+
+
+def test_no_import_cycle_between_viewer_modules():
+    """Module-level imports between viewer modules form no cycle (imports inside functions are allowed
+    to break one deliberately; none is needed today)."""
+    graph: dict[str, set[str]] = {}
+    for path in VIEWER.rglob("*.py"):
+        rel = path.relative_to(REPO_ROOT).with_suffix("")
+        name = ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        deps = set()
+        for node in tree.body:  # module level only
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("viewer"):
+                deps.add(node.module)
+                deps |= {f"{node.module}.{a.name}" for a in node.names}
+            elif isinstance(node, ast.Import):
+                deps |= {a.name for a in node.names if a.name.startswith("viewer")}
+        graph[name] = deps
+    known = set(graph)
+    graph = {m: {d for d in deps if d in known and d != m} for m, deps in graph.items()}
+    for m in list(graph):  # a package's __init__ importing its own submodules is not a cycle
+        graph[m] = {d for d in graph[m] if not d.startswith(m + ".")}
+    state: dict[str, int] = {}
+
+    def visit(m: str, stack: list[str]) -> None:
+        state[m] = 1
+        for d in graph[m]:
+            if state.get(d) == 1:
+                pytest.fail("import cycle: " + " → ".join(stack[stack.index(d):] + [m, d]))
+            if d not in state:
+                visit(d, stack + [m])
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [])

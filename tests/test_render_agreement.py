@@ -15,7 +15,7 @@ from conftest import khronos_model
 from gltf_builder import GltfBuilder
 from render_helpers import decode_vertex_ids, gl, gl_error, project  # noqa: F401  (gl: the EGL fixture)
 
-from viewer import headless
+from viewer import export
 from viewer.render.renderer import RenderOptions
 from viewer.render.shaders import read_source
 from viewer.scene import load
@@ -26,8 +26,8 @@ HALF_PIXEL = 0.5 + 1 / 128  # rasterizers snap vertices to a sub-pixel grid (llv
 
 def gpu_vs_cpu(gl, scene, clip, t: float) -> list[dict]:
     """Per draw: vertices found, how many there are, and the largest pixel error against the CPU."""
-    view = headless.View(size=SIZE, samples=0, options=RenderOptions(debug_vertex_ids=True))
-    off = headless.Offscreen(scene, clip, view, gl.ctx, gl.programs)
+    view = export.View(size=SIZE, samples=0, options=RenderOptions(debug_vertex_ids=True))
+    off = export.Offscreen(scene, clip, view, gl.ctx, gl.programs)
     try:
         rgba = off.frame(t, components=4)
         v, p = off.camera.matrices(off.pose, SIZE[0] / SIZE[1])

@@ -14,7 +14,7 @@ import pytest
 from conftest import khronos_model
 from render_helpers import assert_matches_golden, gl, gl_error  # noqa: F401  (gl: the EGL fixture)
 
-from viewer import headless
+from viewer import export
 from viewer.scene import load
 
 SIZE = (320, 240)
@@ -40,7 +40,7 @@ def pick_clip(scene, key):
 @pytest.mark.parametrize("name,model,clip,t", CASES, ids=[c[0] for c in CASES])
 def test_golden_picture(gl, name, model, clip, t):
     scene = load(khronos_model(model))
-    off = headless.Offscreen(scene, pick_clip(scene, clip), headless.View(size=SIZE), gl.ctx, gl.programs)
+    off = export.Offscreen(scene, pick_clip(scene, clip), export.View(size=SIZE), gl.ctx, gl.programs)
     try:
         rgb = off.frame(t)
     finally:
@@ -52,7 +52,7 @@ def test_golden_picture(gl, name, model, clip, t):
 def test_rendering_is_deterministic(gl):
     """The same frame twice is the same picture, bit for bit (the golden rule's tolerance is for other machines)."""
     scene = load(khronos_model("Fox"))
-    off = headless.Offscreen(scene, scene.clips[1], headless.View(size=SIZE), gl.ctx, gl.programs)
+    off = export.Offscreen(scene, scene.clips[1], export.View(size=SIZE), gl.ctx, gl.programs)
     try:
         a = off.frame(0.25)
         off.frame(0.5)

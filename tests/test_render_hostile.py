@@ -118,7 +118,7 @@ def test_nice_spacing_is_always_positive_and_finite(length):
 @pytest.mark.parametrize("bad", [dict(translation=[1e20, 0, 0]), dict(scale=[1e200] * 3),
                                  dict(translation=[1e39, 0, 0]), dict(scale=[0.0, 0.0, 0.0])])
 def test_offscreen_auto_camera_renders_extreme_scenes(gl, tmp_path, bad):
-    from viewer.headless import Offscreen, View
+    from viewer.export import Offscreen, View
 
     scene = load_scene(tmp_path, with_left_triangle(**bad))
     off = Offscreen(scene, None, View(size=(64, 48), samples=0), ctx=gl.ctx, programs=gl.programs)

@@ -51,7 +51,7 @@ def test_to_window_and_pick_agree_with_the_projection():
 
 
 def test_lines_draw_over_the_mesh_where_the_joints_project():
-    from viewer.headless import create_context
+    from viewer.export import create_context
     from viewer.render.target import OffscreenTarget
 
     try:

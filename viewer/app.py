@@ -117,9 +117,11 @@ class ViewerApp(mglw.WindowConfig):
         self._pose_now()
         if state.display.overlay:
             self.overlay.frame(state, self.pose, frame_time)
-            self._pose_now()
+            self._pose_now()  # the overlay may have seeked or changed clip or mode
         else:
             self.overlay.hide()
+        if (id(state.scene), state.clip_index, state.mode) != self._bounds_key:
+            self._fit_ground()  # a new clip or mode sweeps other bounds: the grid follows
         if self._panes() != self._panes_key:  # compare view on / off, or a pane more or less: refit
             self._panes_key = self._panes()
             self.frame_scene()
@@ -139,8 +141,6 @@ class ViewerApp(mglw.WindowConfig):
         if key != getattr(self, "_posed", None):
             self.pose.set_time(s.clip, s.clock.t, s.mode)
             self._posed = key
-        if (id(s.scene), s.clip_index, s.mode) != self._bounds_key:
-            self._fit_ground()
 
     def _draw_scene(self, fbo: moderngl.Framebuffer) -> None:
         """The 3D picture in the part of ``fbo`` above the timeline bar, then the full viewport back for imgui."""

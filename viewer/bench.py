@@ -1,4 +1,5 @@
-"""``animview bench``: measured speed of sampling and pose updates (and rendering, where it exists).
+"""``animview bench``: the command's report — speed of sampling and pose updates measured here, and of
+rendering (``render.render_speed``, where an offscreen context exists).
 
 Method: one process, every clip warmed up first (tables built, caches filled), each measurement
 repeated and the best run kept (the least disturbed by the rest of the machine).
@@ -17,7 +18,8 @@ from viewer.scene import Scene
 REPEATS = 5
 
 
-def _best_seconds(fn: Callable[[], None], repeats: int = REPEATS) -> float:
+def best_seconds(fn: Callable[[], None], repeats: int = REPEATS) -> float:
+    """Wall seconds of the fastest of ``repeats`` calls: the run least disturbed by other work."""
     best = np.inf
     for _ in range(repeats):
         start = time.perf_counter()
@@ -26,15 +28,16 @@ def _best_seconds(fn: Callable[[], None], repeats: int = REPEATS) -> float:
     return best
 
 
-def frame_times(scene: Scene, frames: int) -> list[np.ndarray]:
-    """Per clip, ``frames`` times spread evenly over the clip (seconds)."""
+def times_per_clip(scene: Scene, frames: int) -> list[np.ndarray]:
+    """Per clip, ``frames`` times spread evenly over the clip (seconds); not ``export.frame_times``,
+    which steps by a frame rate for export."""
     return [np.linspace(0.0, clip.duration, frames) for clip in scene.clips]
 
 
 def measure_sampling(scene: Scene, frames: int) -> dict:
     """Channel samples per second: one call per clip per frame, and one batch call per clip."""
     clips = scene.clips
-    times = frame_times(scene, frames)
+    times = times_per_clip(scene, frames)
     channels = sum(len(c.channels) for c in clips)
     per_frame_lists = [t.tolist() for t in times]
 
@@ -54,8 +57,8 @@ def measure_sampling(scene: Scene, frames: int) -> dict:
     return {
         "channels": channels,
         "frames": frames,
-        "per_frame_channel_samples_per_s": total / _best_seconds(per_frame) if total else 0.0,
-        "batch_channel_samples_per_s": total / _best_seconds(batch) if total else 0.0,
+        "per_frame_channel_samples_per_s": total / best_seconds(per_frame) if total else 0.0,
+        "batch_channel_samples_per_s": total / best_seconds(batch) if total else 0.0,
     }
 
 
@@ -63,7 +66,7 @@ def measure_update(scene: Scene, frames: int) -> float:
     """Milliseconds per frame for sample + world matrices + joint matrices + morph weights."""
     pose = Pose(scene)
     clips = scene.clips or (None,)
-    times = frame_times(scene, frames) or [np.zeros(frames)]
+    times = times_per_clip(scene, frames) or [np.zeros(frames)]
     skins = range(len(scene.skins))
     mesh_nodes = np.flatnonzero(scene.nodes.mesh >= 0)
 
@@ -77,7 +80,7 @@ def measure_update(scene: Scene, frames: int) -> float:
                     pose.node_weights(n)
 
     run()
-    return 1000.0 * _best_seconds(run) / (frames * len(clips))
+    return 1000.0 * best_seconds(run) / (frames * len(clips))
 
 
 def run_bench(scene: Scene, frames: int = 1000, size: tuple[int, int] = (640, 480),
@@ -89,11 +92,11 @@ def run_bench(scene: Scene, frames: int = 1000, size: tuple[int, int] = (640, 48
     """
     result = measure_sampling(scene, frames)
     result["update_ms_per_frame"] = measure_update(scene, max(1, frames // 4))
-    from viewer import headless
-    from viewer.render.bench import measure_render_fps
+    from viewer import export
+    from viewer.render.render_speed import measure_render_fps
 
     try:
         result["render_fps"] = measure_render_fps(scene, size=size, frames=render_frames)
-    except headless.HeadlessError as exc:
+    except export.HeadlessError as exc:
         print(f"animview bench: no render_fps: {exc}", file=sys.stderr)
     return result

@@ -6,7 +6,7 @@ Pure numpy (no GL, no window), so every number the compare view draws is tested 
 * ``trail``: the world-space path of nodes over the whole clip in one mode, sampled densely with one
   batch ``Clip.sample(times, mode)`` and posed for all F times at once (T·R·S composed for (F, N) and
   multiplied down the hierarchy level by level with batched matmul — the same rule as ``pose.py``).
-* ``curve``: one channel's components over time per mode (rotations also as Euler degrees).
+* ``curve``: one channel's components over time per mode, as a ``Series`` (rotations also as Euler degrees).
 * ``readout``: the selected node's local values in every mode at one time, and the difference from
   ``authored``.
 """
@@ -24,7 +24,8 @@ from viewer.scene import Scene
 
 MIN_PANES, MAX_PANES = 2, 4
 TRAIL_SAMPLES = 240  # even samples over the clip, key times added (enough for a smooth polyline)
-# one colour per mode (sRGB 0..1): trails, curve lines and pane labels use the same one
+# The one colour table of the modes (sRGB 0..1): trails, curve lines, pane labels and the dope sheet's
+# authored-interpolation rows all use it, so a mode looks the same everywhere.
 MODE_COLORS = {
     "authored": (0.92, 0.92, 0.92),
     "step": (0.95, 0.35, 0.30),
@@ -33,7 +34,12 @@ MODE_COLORS = {
     "catmull-rom": (1.00, 0.75, 0.20),
     "cubic-zero": (0.85, 0.45, 1.00),
 }
-Rect = tuple[int, int, int, int]
+PixelRect = tuple[int, int, int, int]  # (x, y, w, h) in whole pixels; the ui's imgui rects are float
+
+
+def mode_rgb255(mode: str) -> tuple[int, int, int]:
+    """``MODE_COLORS[mode]`` in 0..255, for drawing APIs that take bytes (Pillow, imgui's packed colours)."""
+    return tuple(round(255 * c) for c in MODE_COLORS[mode])
 
 
 def parse_modes(text: str) -> tuple[str, ...]:
@@ -63,7 +69,7 @@ def modes_argument(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def pane_rects(count: int, width: int, height: int) -> list[Rect]:
+def pane_rects(count: int, width: int, height: int) -> list[PixelRect]:
     """(x, y, w, h) pixel rectangles (origin top-left) of ``count`` panes filling width × height.
 
     1–3 panes share one row; 4 panes form a 2 × 2 grid (reading order). Rectangles tile the area exactly:
@@ -77,7 +83,7 @@ def pane_rects(count: int, width: int, height: int) -> list[Rect]:
     return [(xs[i], ys[j], xs[i + 1] - xs[i], ys[j + 1] - ys[j]) for j in range(rows) for i in range(cols)][:count]
 
 
-def gl_viewport(rect: Rect, height: int) -> Rect:
+def gl_viewport(rect: PixelRect, height: int) -> PixelRect:
     """An (x, y, w, h) rectangle with origin top-left as an OpenGL viewport (origin bottom-left)."""
     x, y, w, h = rect
     return x, height - y - h, w, h
@@ -180,8 +186,8 @@ def ghost_poses(scene: Scene, clip: Clip, mode: str) -> list[Pose]:
 
 
 @dataclass(frozen=True)
-class Curve:
-    """One channel's values over time in one mode.
+class Series:
+    """One channel's values over time in one mode, sampled (``animation.modes.Curve`` is the keys it comes from).
 
     Attributes:
         times: (F,) seconds.
@@ -196,9 +202,21 @@ class Curve:
     key_times: np.ndarray
     key_values: np.ndarray
 
+    def components(self, euler: bool, degrees: str = "°") -> tuple[np.ndarray, np.ndarray, list[str]]:
+        """What a plot of it shows: (F, K) values, (M, K) key values and K component names.
 
-def curve(clip: Clip, channel: int, mode: str, times: np.ndarray | None = None) -> Curve:
-    """Channel ``channel`` of ``clip`` sampled at ``times`` (default ``trail_times``) in ``mode``."""
+        With ``euler`` a rotation is shown as X-Y-Z Euler angles (``degrees`` is the unit's label: the
+        window's font has no °), which read better than quaternion components.
+        """
+        if euler and self.euler is not None:
+            return self.euler, math3d.quat_to_euler_degrees(self.key_values), [a + degrees for a in "XYZ"]
+        width = self.values.shape[1]
+        names = list("xyzw"[:width]) if width in (3, 4) else [f"w{k}" for k in range(width)]
+        return self.values, self.key_values, names
+
+
+def curve(clip: Clip, channel: int, mode: str, times: np.ndarray | None = None) -> Series:
+    """Channel ``channel``'s curve in ``mode``, sampled at ``times`` (default ``trail_times``) for plotting."""
     times = trail_times(clip) if times is None else np.asarray(times, dtype=np.float64).reshape(-1)
     ch = clip.channels[channel]
     keys = clip.channel_key_times(channel)
@@ -207,7 +225,13 @@ def curve(clip: Clip, channel: int, mode: str, times: np.ndarray | None = None) 
     if ch.path == "rotation":  # as ``animview sample`` reports them: unit quaternions
         values, key_values = math3d.quat_normalize(values), math3d.quat_normalize(key_values)
     euler = math3d.quat_to_euler_degrees(values) if ch.path == "rotation" else None
-    return Curve(times, values, euler, keys, key_values)
+    return Series(times, values, euler, keys, key_values)
+
+
+def moving_components(values: np.ndarray) -> list[int]:
+    """Columns of (F, K) plotted values that change (at least the first): a translation's constant z
+    gets no plot, so the others get the room."""
+    return [k for k in range(values.shape[1]) if np.ptp(values[:, k]) > 1e-9] or [0]
 
 
 def readout(clip: Clip, node: int, t: float, modes: tuple[str, ...]) -> dict[str, dict[str, np.ndarray]]:

@@ -12,25 +12,19 @@ from typing import Mapping, Sequence
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from viewer.compare import MODE_COLORS, Curve
+from viewer.compare import PixelRect, Series, mode_rgb255, moving_components
 
-Rect = tuple[int, int, int, int]
 AXIS = (120, 124, 132)
 TEXT = (225, 228, 235)
 PLAYHEAD = (255, 160, 40)
 PAD = 6
-COMPONENTS = {3: "xyz", 4: "xyzw"}
-
-
-def _rgb(color: Sequence[float]) -> tuple[int, int, int]:
-    return tuple(int(round(255 * c)) for c in color[:3])
 
 
 def _font(size: int) -> ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
-def draw_labels(rgb: np.ndarray, rects: Sequence[Rect], modes: Sequence[str], size: int = 18) -> np.ndarray:
+def draw_labels(rgb: np.ndarray, rects: Sequence[PixelRect], modes: Sequence[str], size: int = 18) -> np.ndarray:
     """Each pane's mode name in its colour at the pane's top-left corner, on a dark box; returns a new array."""
     img = Image.fromarray(rgb)
     draw = ImageDraw.Draw(img)
@@ -38,7 +32,7 @@ def draw_labels(rgb: np.ndarray, rects: Sequence[Rect], modes: Sequence[str], si
     for (x, y, w, h), mode in zip(rects, modes):
         box = draw.textbbox((x + PAD, y + PAD), mode, font=font)
         draw.rectangle((box[0] - 4, box[1] - 3, box[2] + 4, box[3] + 3), fill=(20, 22, 26))
-        draw.text((x + PAD, y + PAD), mode, fill=_rgb(MODE_COLORS[mode]), font=font)
+        draw.text((x + PAD, y + PAD), mode, fill=mode_rgb255(mode), font=font)
         if x > 0:  # pane borders: the left edge, and the top edge of a second row
             draw.line((x, y, x, y + h), fill=(60, 64, 72), width=2)
         if y > 0:
@@ -46,17 +40,7 @@ def draw_labels(rgb: np.ndarray, rects: Sequence[Rect], modes: Sequence[str], si
     return np.asarray(img)
 
 
-def curve_series(curve: Curve, path: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """What is plotted for one mode: (F, K) values, (M, K) key values and K component names."""
-    if path == "rotation":
-        from viewer import math3d
-
-        return curve.euler, math3d.quat_to_euler_degrees(curve.key_values), ["X°", "Y°", "Z°"]
-    names = list(COMPONENTS.get(curve.values.shape[1], "")) or [str(k) for k in range(curve.values.shape[1])]
-    return curve.values, curve.key_values, names
-
-
-def draw_curves(rgb: np.ndarray, rect: Rect, curves: Mapping[str, Curve], path: str, title: str, t: float,
+def draw_curves(rgb: np.ndarray, rect: PixelRect, curves: Mapping[str, Series], path: str, title: str, t: float,
                 background: tuple[int, int, int] = (24, 26, 30)) -> np.ndarray:
     """Plot ``curves`` (one per mode, same channel) into ``rect`` of the frame; returns a new array.
 
@@ -68,10 +52,10 @@ def draw_curves(rgb: np.ndarray, rect: Rect, curves: Mapping[str, Curve], path: 
     draw.rectangle((x0, y0, x0 + w - 1, y0 + h - 1), fill=background)
     font = _font(13)
     draw.text((x0 + PAD, y0 + 2), title, fill=TEXT, font=font)
-    series = {m: curve_series(c, path) for m, c in curves.items()}
+    series = {m: c.components(euler=path == "rotation") for m, c in curves.items()}
     names = next(iter(series.values()))[2]
     stacked = np.concatenate([s[0] for s in series.values()])
-    shown = [k for k in range(len(names)) if np.ptp(stacked[:, k]) > 1e-9] or [0]
+    shown = moving_components(stacked)
     any_curve = next(iter(curves.values()))
     t0, t1 = float(any_curve.times[0]), float(any_curve.times[-1])
     top, plot_w = y0 + 20, (w - PAD) / len(shown)
@@ -88,7 +72,7 @@ def draw_curves(rgb: np.ndarray, rect: Rect, curves: Mapping[str, Curve], path: 
         for mode, c in curves.items():
             values, key_values, _ = series[mode]
             xs, ys = to_px(c.times, values[:, k])
-            draw.line(list(zip(xs.tolist(), ys.tolist())), fill=_rgb(MODE_COLORS[mode]), width=2)
+            draw.line(list(zip(xs.tolist(), ys.tolist())), fill=mode_rgb255(mode), width=2)
             kx, ky = to_px(c.key_times, key_values[:, k])
             for a, b in zip(kx.tolist(), ky.tolist()):
                 draw.ellipse((a - 3, b - 3, a + 3, b + 3), fill=(255, 255, 255))

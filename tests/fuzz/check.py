@@ -195,7 +195,7 @@ def check_pose(pose, scene, where: str, note, bounds: bool = True) -> None:
 
 def render_frame(scene) -> None:
     """One 64×48 frame, no MSAA, of the first clip at half its duration (the rest pose without clips)."""
-    from viewer.headless import Offscreen, View
+    from viewer.export import Offscreen, View
 
     clip = scene.clips[0] if scene.clips else None
     off = Offscreen(scene, clip, View(size=(64, 48), samples=0))

@@ -1,8 +1,9 @@
 """All channels of a clip packed into flat region tables, evaluated together.
 
 Per-frame sampling in Python is dominated by per-call overhead, so a clip is never sampled channel
-by channel: one ``searchsorted`` finds every channel's region (``keyframes.BandedSearch``), one
-gather fetches each region's data, and one expression evaluates every mode.
+by channel: one search finds every channel's region (``keyframes.BandedSearch``, the only place that
+decides where a time falls among keys), one gather fetches each region's data, and one expression
+evaluates every mode.
 
 Every region is written as a function of d = t − start (seconds into the region):
 
@@ -20,7 +21,6 @@ none of them changes; a frame inside that window skips the search and the gather
 """
 from __future__ import annotations
 
-import bisect
 from typing import Sequence
 
 import numpy as np
@@ -110,9 +110,8 @@ class ChannelTable:
         self._frame: FrameCache | None = None
         # Between two consecutive key times of the whole clip no channel changes region, so a
         # FrameCache depends only on that window's index: playback loops, so they are kept.
-        self._union = np.unique(np.concatenate([c.times for c in curves])).tolist() if curves else []
         self._frames: dict[int, FrameCache] = {}
-        self._groups = BatchGroups(curves, parts, self.coef, self.seg)
+        self._groups = BatchGroups(curves, parts, self.coef, self.seg, self.search)
         # Per-frame layouts per region: cubic coefficients (R, W, 4) for a matmul with [1, τ, τ², τ³],
         # and slerp's q0 / K rows (zero on cubic regions, where ω = 0 and cos ωτ = 1).
         poly = self.seg[:, POLY] != 0.0
@@ -139,12 +138,12 @@ class ChannelTable:
         return _normalize(out, self.norm) if self.any_norm else out
 
     def _frame_at(self, t: float) -> FrameCache:
-        window = bisect.bisect_right(self._union, t)
+        window = self.search.window(t)
         frame = self._frames.get(window)
         if frame is None:
             if len(self._frames) >= MAX_CACHED_WINDOWS:
                 self._frames.clear()
-            frame = self._frames[window] = FrameCache(self, t)
+            frame = self._frames[window] = FrameCache(self, window, t)
         return frame
 
     def evaluate_batch(self, times: np.ndarray) -> np.ndarray:
@@ -161,10 +160,15 @@ class FrameCache:
     every slerp is Re[(q0 − iK)·e^{iωτ}]: a frame then costs one small matmul with the scalar basis
     [1, τ, τ², τ³] plus one complex exp for slerp rows. When a channel's region began before the
     window (channels with different key times), its cubic is Taylor-shifted and its slerp phase folded in.
+
+    Args:
+        table: the clip's table.
+        window: ``table.search.window(t)``, the span between union key times that t lies in.
+        t: a time in that window (seconds): the origin when every channel is still before its first key.
     """
 
-    def __init__(self, table: ChannelTable, t: float) -> None:
-        r = table.search.regions(t)
+    def __init__(self, table: ChannelTable, window: int, t: float) -> None:
+        r = table.search.regions(window)
         seg = np.take(table.seg, r, axis=0)
         lo = float(seg[:, LO].max(initial=-np.inf))
         hi = float(seg[:, HI].min(initial=np.inf))
@@ -187,20 +191,20 @@ class FrameCache:
 class BatchGroups:
     """Channels grouped by shared key times, split by formula kind, for many times at once.
 
-    Exported clips usually share one input accessor across many channels, so one ``searchsorted``
-    per group serves them all, and d = t − region start is one (F,) vector per group.
+    Exported clips usually share one input accessor across many channels, so one region search per
+    group serves them all, and d = t − region start is one (F,) vector per group.
     """
 
-    def __init__(self, curves, parts, coef: np.ndarray, seg: np.ndarray) -> None:
+    def __init__(self, curves, parts, coef: np.ndarray, seg: np.ndarray, search: BandedSearch) -> None:
+        self.search = search
         self.c = [np.ascontiguousarray(coef[:, k]) for k in range(4)]  # (R, W) each
         self.omega = np.ascontiguousarray(seg[:, OMEGA])
-        self.groups: list[tuple[np.ndarray, np.ndarray, list[tuple[str, np.ndarray, np.ndarray]]]] = []
+        self.groups: list[tuple[int, np.ndarray, list[tuple[str, np.ndarray, np.ndarray]]]] = []
         by_times: dict[bytes, list[int]] = {}
         for i, c in enumerate(curves):
             by_times.setdefault(np.asarray(c.times, np.float64).tobytes(), []).append(i)
         bases = np.cumsum([0] + [len(p[0]) for p in parts])
         for members in by_times.values():
-            times = np.asarray(curves[members[0]].times, np.float64)
             origin = seg[bases[members[0]]: bases[members[0] + 1], START]
             kinds: dict[str, list[int]] = {}
             for i in members:
@@ -210,7 +214,7 @@ class BatchGroups:
                     "cubic" if np.any(rcoef[:, 2:] != 0.0) else "linear")
                 kinds.setdefault(kind, []).append(i)
             subsets = [(k, _slice_if_consecutive(v), bases[np.array(v)]) for k, v in kinds.items()]
-            self.groups.append((times, origin, subsets))
+            self.groups.append((members[0], origin, subsets))
 
     def evaluate(self, times: np.ndarray, channels: int, width: int) -> np.ndarray:
         """Values (F, C, width), computed in frame chunks whose temporaries stay cache-sized
@@ -225,8 +229,9 @@ class BatchGroups:
         # np.take gathers rows an order of magnitude faster than fancy indexing on these shapes.
         # (Measured: plain expressions beat in-place ufuncs writing into the strided output here.)
         c0, c1, c2, c3 = self.c
-        for key_times, origin, subsets in self.groups:
-            j = np.searchsorted(key_times, times, side="right")
+        windows = self.search.windows(times)
+        for first, origin, subsets in self.groups:
+            j = self.search.local_regions(windows, first)
             d = (times - np.take(origin, j))[:, None]
             for kind, where, base in subsets:
                 r = base[None, :] + j[:, None]

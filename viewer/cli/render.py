@@ -2,7 +2,7 @@
 
 ``OUT.png`` is one frame at ``--time``; an ``OUT`` with ``%d`` / ``%04d`` is a numbered PNG sequence;
 ``OUT.gif`` and ``OUT.mp4`` cover the clip (or ``--start``..``--end``) at ``--fps``, the last frame
-exactly at the end time (``viewer.headless.frame_times``). Bad arguments raise ``UsageError`` (one
+exactly at the end time (``viewer.export.frame_times``). Bad arguments raise ``UsageError`` (one
 line, exit 2, printed by ``viewer.cli``); so does a file that is not glTF (``GltfError``).
 """
 from __future__ import annotations
@@ -69,7 +69,7 @@ def _pick_camera(scene, text: str):
 
 
 def _output_kind(out: str) -> str:
-    from viewer.headless import is_sequence_pattern
+    from viewer.export import is_sequence_pattern
 
     suffix = Path(out).suffix.lower()
     if is_sequence_pattern(out):
@@ -83,7 +83,7 @@ def _output_kind(out: str) -> str:
 
 def run(args) -> int:
     """Run ``animview render``; returns the exit status (0 ok; 1 no OpenGL; bad input raises)."""
-    from viewer import headless
+    from viewer import export
     from viewer.render.renderer import RenderOptions
 
     out = args.output
@@ -99,40 +99,28 @@ def run(args) -> int:
     options = RenderOptions(grid=not args.no_grid, axes=not args.no_axes)
     if args.background is not None:
         options.background = args.background
-    view = headless.View(size=args.size, camera=_pick_camera(scene, args.camera), yaw=args.yaw,
+    view = export.View(size=args.size, camera=_pick_camera(scene, args.camera), yaw=args.yaw,
                          pitch=args.pitch, zoom=args.zoom, samples=args.samples, mode=args.mode, options=options)
     start = 0.0 if args.start is None else args.start
     end = (clip.duration if clip is not None else 0.0) if args.end is None else args.end
     if end < start:
         raise UsageError(f"animview render: --end {end} is before --start {start}")
-    render_png, export = headless.render_png, headless.export
     if args.compare is None and (args.trails or args.ghosts or args.curves or args.node is not None):
         raise UsageError("animview render: --trails, --ghosts, --curves and --node go with --compare")
     if args.compare is not None and args.mode != "authored":
         raise UsageError("animview render: --compare already names the modes; leave out --mode")
-    if args.compare is not None:
-        if args.overlay:
-            raise UsageError("animview render: --compare and --overlay cannot be combined")
-        if args.node is not None and not 0 <= args.node < len(scene.nodes):
-            raise UsageError(f"animview render: --node {args.node} is not in {scene.path}")
-        from functools import partial
-
-        from viewer import compare_export
-
-        look = compare_export.CompareLook(args.compare, args.trails, args.curves, args.node, args.ghosts)
-        render_png = partial(compare_export.render_png, look=look)
-        export = partial(compare_export.export, look=look)
-    elif args.overlay:
-        from viewer.ui import render_overlay
-
-        render_png, export = render_overlay.render_png, render_overlay.export
+    if args.compare is not None and args.overlay:
+        raise UsageError("animview render: --compare and --overlay cannot be combined")
+    if args.node is not None and not 0 <= args.node < len(scene.nodes):
+        raise UsageError(f"animview render: --node {args.node} is not in {scene.path}")
     try:
+        source = _frame_source(args, scene, clip, view)
         if kind == "png":
-            render_png(scene, out, args.time, clip, view)
+            export.write_png(source, out, args.time)
             count = 1
         else:
-            count = export(scene, out, clip, start, end, args.fps, view, quiet=args.quiet)
-    except headless.HeadlessError as exc:
+            count = export.write_clip(source, out, start, end, args.fps, quiet=args.quiet)
+    except export.HeadlessError as exc:
         print(f"animview render: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:  # e.g. no permission to write OUT
@@ -140,3 +128,19 @@ def run(args) -> int:
     if not args.quiet:
         print(f"wrote {out} ({count} frame{'s' if count != 1 else ''})", file=sys.stderr)
     return 0
+
+
+def _frame_source(args, scene, clip, view):
+    """The offscreen source the options ask for: compare panes, the overlay, or the plain picture."""
+    if args.compare is not None:
+        from viewer.export.compare import CompareLook, CompareOffscreen
+
+        look = CompareLook(args.compare, args.trails, args.curves, args.node, args.ghosts)
+        return CompareOffscreen(scene, clip, view, look=look)
+    if args.overlay:
+        from viewer.export.overlay import OverlayOffscreen
+
+        return OverlayOffscreen(scene, clip, view)
+    from viewer.export import Offscreen
+
+    return Offscreen(scene, clip, view)

@@ -22,8 +22,6 @@ from viewer.render.shaders import ProgramCache
 from viewer.render.trails import TrailLines
 from viewer.scene import Scene
 
-Rect = tuple[int, int, int, int]
-
 
 class CompareView:
     """Poses, trails and the trail buffer of one scene's compare panes."""
@@ -35,7 +33,7 @@ class CompareView:
         self._ghosts: dict[tuple[int, str], list[Pose]] = {}  # (clip, mode) → the pose at each key
         self._trails_key = None
         self._trails: list[compare.Trail] = []
-        self.rects: list[Rect] = []
+        self.rects: list[compare.PixelRect] = []
         """Window rectangles (origin top-left) of the panes drawn last."""
         self.view_projections: list[np.ndarray] = []
 
@@ -56,7 +54,7 @@ class CompareView:
             self._trails_key = key
         return self._trails
 
-    def draw(self, renderer: Renderer, camera, fbo: moderngl.Framebuffer, area: Rect, window_height: int,
+    def draw(self, renderer: Renderer, camera, fbo: moderngl.Framebuffer, area: compare.PixelRect, window_height: int,
              clip: Clip | None, t: float, modes: Sequence[str], options: RenderOptions | None = None,
              trails: bool = True, node: int | None = None, ghosts: bool = False) -> None:
         """Pose every pane at time ``t`` (seconds) and draw them into ``area`` (window pixels, top-left origin)."""

@@ -12,12 +12,11 @@ from typing import Sequence
 import moderngl
 import numpy as np
 
-from viewer.compare import Trail
+from viewer.compare import PixelRect, Trail
 from viewer.pose import Pose
 from viewer.render.renderer import Renderer, RenderOptions
 from viewer.render.trails import TrailLines
 
-Rect = tuple[int, int, int, int]
 GHOST_OPACITY = 0.25
 
 
@@ -27,7 +26,7 @@ class Pane:
 
     mode: str
     pose: Pose
-    viewport: Rect
+    viewport: PixelRect
     ghosts: Sequence[Pose] = ()  # the mesh at other times (each key), drawn faded over the pane
 
 

@@ -1,6 +1,6 @@
 """An offscreen render target: a multisampled framebuffer, its resolve, and reading pixels back.
 
-Any context will do (the EGL one from ``viewer.headless``, or the window's for screenshots). With
+Any context will do (the EGL one from ``viewer.export``, or the window's for screenshots). With
 ``samples > 0`` the scene is drawn into a multisampled colour + depth pair and resolved into a plain
 RGBA8 framebuffer with ``ctx.copy_framebuffer``; ``samples=0`` draws straight into the plain one.
 """

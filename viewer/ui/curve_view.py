@@ -11,6 +11,7 @@ import numpy as np
 from imgui_bundle import imgui, implot
 
 from viewer import compare
+from viewer.ui.panels import FloatRect, window_rect
 from viewer.ui.state import ViewerState
 
 WINDOW_W = 470
@@ -19,12 +20,11 @@ MARGIN = 8
 PLAYHEAD = imgui.ImVec4(1.0, 0.63, 0.16, 1.0)
 KEY = imgui.ImVec4(1.0, 1.0, 1.0, 1.0)
 FLAGS = imgui.WindowFlags_.no_saved_settings | imgui.WindowFlags_.no_focus_on_appearing
-Rect = tuple[float, float, float, float]
-_CURVES: list[tuple[object, int, str, compare.Curve]] = []  # recent (clip, channel, mode, curve), newest first
+_CURVES: list[tuple[object, int, str, compare.Series]] = []  # recent (clip, channel, mode, series), newest first
 CACHED = 8
 
 
-def cached_curve(clip, channel: int, mode: str) -> compare.Curve:
+def cached_curve(clip, channel: int, mode: str) -> compare.Series:
     """``compare.curve`` of the whole clip, kept across frames: it depends on no time, and sampling every
     channel densely each frame would cost a large clip milliseconds."""
     for entry in _CURVES:
@@ -43,18 +43,7 @@ def default_channel(state: ViewerState) -> int:
     return (moving or rows or [0])[0]
 
 
-def plotted(curve: compare.Curve, euler: bool) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """(F, K) values, (M, K) key values and component names as plotted."""
-    if euler and curve.euler is not None:
-        from viewer import math3d
-
-        return curve.euler, math3d.quat_to_euler_degrees(curve.key_values), ["X deg", "Y deg", "Z deg"]
-    names = list("xyzw"[: curve.values.shape[1]]) if curve.values.shape[1] <= 4 else \
-        [f"w{k}" for k in range(curve.values.shape[1])]
-    return curve.values, curve.key_values, names
-
-
-def draw_curve_window(state: ViewerState, width: int, bar_top: float) -> Rect | None:
+def draw_curve_window(state: ViewerState, width: int, bar_top: float) -> FloatRect | None:
     """The Curves window at the bottom right of the 3D view; None when there is no clip."""
     clip = state.clip
     if clip is None or not clip.channels:
@@ -77,15 +66,14 @@ def draw_curve_window(state: ViewerState, width: int, bar_top: float) -> Rect | 
             imgui.same_line()
         imgui.text_colored(imgui.ImVec4(*compare.MODE_COLORS[mode], 1.0), mode)
     curves = {m: cached_curve(clip, state.curve_channel, m) for m in state.compare_modes}
-    series = {m: plotted(c, rotation and state.curve_euler) for m, c in curves.items()}
+    series = {m: c.components(rotation and state.curve_euler, " deg") for m, c in curves.items()}
     names = next(iter(series.values()))[2]
-    stacked = np.concatenate([s[0] for s in series.values()])
-    shown = [k for k in range(len(names)) if np.ptp(stacked[:, k]) > 1e-9] or [0]
+    shown = compare.moving_components(np.concatenate([s[0] for s in series.values()]))
     for k in shown:
         _plot(state, names[k], k, curves, series)
-    pos, size = imgui.get_window_pos(), imgui.get_window_size()
+    rect = window_rect()
     imgui.end()
-    return pos.x, pos.y, size.x, size.y
+    return rect
 
 
 def _plot(state: ViewerState, name: str, k: int, curves, series) -> None:

@@ -12,15 +12,17 @@ from __future__ import annotations
 
 from imgui_bundle import imgui
 
+from viewer.animation.modes import AUTHORED_TO_MODE
+from viewer.compare import mode_rgb255
 from viewer.playback.rules import LOOP_MODES
 from viewer.ui import timeline as tl
+from viewer.ui.panels import FloatRect
 from viewer.ui.state import ViewerState
 
 GRAB_PX = 6  # the scrub area reaches this far past both ends of the ruler
 
-# sRGB colours (r, g, b, a) in 0..255
-INTERPOLATION_COLORS = {"STEP": (230, 90, 77, 255), "LINEAR": (115, 204, 90, 255),
-                        "CUBICSPLINE": (90, 140, 242, 255)}
+# sRGB colours (r, g, b, a) in 0..255; a channel row takes its authored interpolation's mode colour
+# (``compare.MODE_COLORS``), so the dope sheet and the compare view agree.
 KEY_COLOR = (235, 225, 180, 255)
 PLAYHEAD = (255, 160, 40, 255)
 RULER_BG = (38, 40, 46, 255)
@@ -30,7 +32,6 @@ TICK = (150, 154, 165, 255)
 MINOR_TICK = (90, 93, 102, 255)
 LABEL = (205, 208, 215, 255)
 DIM = (130, 134, 145, 255)
-Rect = tuple[float, float, float, float]
 LOOP_LABELS = {"loop": "loop", "once": "once", "pingpong": "ping-pong"}
 
 BAR_FLAGS = (imgui.WindowFlags_.no_decoration | imgui.WindowFlags_.no_move | imgui.WindowFlags_.no_saved_settings
@@ -42,7 +43,7 @@ def col(rgba: tuple[int, int, int, int]) -> int:
     return imgui.IM_COL32(*rgba)
 
 
-def draw_bar(state: ViewerState, lay: tl.Layout) -> dict[str, Rect]:
+def draw_bar(state: ViewerState, lay: tl.Layout) -> dict[str, FloatRect]:
     """Draw the whole bar for this frame and apply what the user did.
 
     Returns:
@@ -62,7 +63,7 @@ def draw_bar(state: ViewerState, lay: tl.Layout) -> dict[str, Rect]:
     return {"bar": (0.0, lay.top, float(lay.width), lay.height - lay.top), "time_field": time_field}
 
 
-def _controls(state: ViewerState, lay: tl.Layout) -> Rect:
+def _controls(state: ViewerState, lay: tl.Layout) -> FloatRect:
     """The transport row; returns the time field's rectangle."""
     clock = state.clock
     imgui.set_cursor_screen_pos(imgui.ImVec2(2 * tl.PAD, lay.controls_y + 3))
@@ -189,7 +190,7 @@ def _channel_rows(state: ViewerState, lay: tl.Layout) -> None:
         y = top + i * tl.ROW_H
         dl.add_rect_filled(imgui.ImVec2(0, y), imgui.ImVec2(lay.width, y + tl.ROW_H),
                            col(ROW_ALT_BG if i % 2 else ROW_BG))
-        color = INTERPOLATION_COLORS.get(ch.curve.interpolation, KEY_COLOR)
+        color = (*mode_rgb255(AUTHORED_TO_MODE[ch.curve.interpolation]), 255)
         selected = state.selected_node == ch.node
         imgui.set_cursor_screen_pos(imgui.ImVec2(2 * tl.PAD, y))
         if imgui.invisible_button(f"##label{i}", imgui.ImVec2(tl.LABEL_W - 3 * tl.PAD, tl.ROW_H)):

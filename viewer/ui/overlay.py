@@ -1,6 +1,6 @@
 """The imgui overlay: its own imgui context, input forwarding, and one frame of timeline + panels.
 
-Works on any moderngl context: the window's (``app.py``) and an offscreen one (``render_overlay.py``,
+Works on any moderngl context: the window's (``app.py``) and an offscreen one (``export/overlay.py``,
 for ``animview render --overlay``); it draws into whatever framebuffer is bound. It uses
 moderngl-window's imgui-bundle renderer only to draw, and forwards input itself through imgui's event
 queue (``add_mouse_pos_event`` / ``add_mouse_button_event``): moderngl-window's mixin writes
@@ -18,6 +18,7 @@ from viewer.compare import pane_rects
 from viewer.pose import Pose
 from viewer.ui import compare_panel, curve_view, dope_sheet, panels
 from viewer.ui import timeline as tl
+from viewer.ui.panels import FloatRect
 from viewer.ui.state import ViewerState
 
 # moderngl-window key attribute names → imgui keys, for editing inside imgui text fields
@@ -28,7 +29,6 @@ _EDIT_KEYS = {
     **{c: c.lower() for c in "ACVXYZ"},
 }
 MOUSE_BUTTONS = {1: 0, 2: 1, 3: 2}  # moderngl-window left / right / middle → imgui 0 / 1 / 2
-Rect = tuple[float, float, float, float]
 
 
 def imgui_keymap(keys_cls: type) -> dict[object, int]:
@@ -62,8 +62,8 @@ class Overlay:
         self.size = (int(size[0]), int(size[1]))
         self.renderer = ModernGLRenderer(ctx=ctx, display_size=self.size)
         self.layout = tl.layout(self.size[0], self.size[1], 0.0)
-        self._rects: list[Rect] = []
-        self.widgets: dict[str, Rect] = {}
+        self._rects: list[FloatRect] = []
+        self.widgets: dict[str, FloatRect] = {}
         """Named rectangles of last frame's widgets ("bar", "time_field"), window pixels."""
         self._popup_open = False
         self._released = False
@@ -111,7 +111,7 @@ class Overlay:
         return bool(self._use().want_text_input)
 
     @property
-    def rects(self) -> list[Rect]:
+    def rects(self) -> list[FloatRect]:
         """(x, y, w, h) window rectangles of last frame's overlay windows."""
         return list(self._rects)
 

@@ -23,15 +23,18 @@ EMPTY_READOUT_H = 70  # title bar, one line, separator
 TREE_ROW_H = 19
 PANEL_FLAGS = imgui.WindowFlags_.no_saved_settings | imgui.WindowFlags_.no_focus_on_appearing
 ONCE = imgui.Cond_.first_use_ever
-Rect = tuple[float, float, float, float]
+# A window's (x, y, w, h) in pixels as imgui reports it (floats); the one definition for every ui module
+# (the core's whole-pixel rectangles are ``compare.PixelRect``).
+FloatRect = tuple[float, float, float, float]
 
 
-def _window_rect() -> Rect:
+def window_rect() -> FloatRect:
+    """The current window's rectangle, for the overlay's "does the UI take this click" test."""
     pos, size = imgui.get_window_pos(), imgui.get_window_size()
     return pos.x, pos.y, size.x, size.y
 
 
-def draw_view_panel(state: ViewerState) -> Rect:
+def draw_view_panel(state: ViewerState) -> FloatRect:
     """Checkboxes for skeleton, wireframe, grid, bounds and the interpolation mode every channel is sampled
     with ("authored": each sampler's own); returns the window's rectangle."""
     imgui.set_next_window_pos(imgui.ImVec2(MARGIN, MARGIN), ONCE)
@@ -49,12 +52,12 @@ def draw_view_panel(state: ViewerState) -> Rect:
         state.mode = MODES[index]
     if imgui.button("help (?)"):
         d.help = not d.help
-    rect = _window_rect()
+    rect = window_rect()
     imgui.end()
     return rect
 
 
-def draw_node_panel(state: ViewerState, pose: Pose, width: int, bar_top: float) -> Rect:
+def draw_node_panel(state: ViewerState, pose: Pose, width: int, bar_top: float) -> FloatRect:
     """Node tree (click to select) and the selected node's local T / R / S / weights now."""
     imgui.set_next_window_pos(imgui.ImVec2(width - PANEL_W - MARGIN, MARGIN), ONCE)
     readout = EMPTY_READOUT_H if state.selected_node is None else READOUT_H
@@ -68,7 +71,7 @@ def draw_node_panel(state: ViewerState, pose: Pose, width: int, bar_top: float) 
         for root in _children(nodes)[-1]:
             _tree(state, nodes, root)
     imgui.end_child()
-    rect = _window_rect()
+    rect = window_rect()
     imgui.end()
     return rect
 
@@ -137,7 +140,7 @@ def _tree(state: ViewerState, nodes: Nodes, node: int) -> None:
         imgui.tree_pop()
 
 
-def draw_help(state: ViewerState, width: int, height: int) -> Rect | None:
+def draw_help(state: ViewerState, width: int, height: int) -> FloatRect | None:
     """The key list, centred; None when hidden."""
     if not state.display.help:
         return None
@@ -151,7 +154,7 @@ def draw_help(state: ViewerState, width: int, height: int) -> Rect | None:
             imgui.table_next_column()
             imgui.text(what)
         imgui.end_table()
-    rect = _window_rect()
+    rect = window_rect()
     imgui.end()
     if not keep:
         state.display.help = False

@@ -4,20 +4,21 @@ One offscreen frame holds a pane per mode (side by side, 2 × 2 for four), all p
 seen by one camera, each labelled with its mode; with trails, every pane shows every mode's path (its own
 opaque, the others faded) with key dots and a marker at the time; with curves, a strip along the bottom
 plots the selected channel in every mode with the playhead. Frames come out of the same ``Renderer`` as
-the window, drawn with ``render.panes``; contexts come from ``viewer.headless`` (through ``Offscreen``).
+the window, drawn with ``render.panes``; it is an ``Offscreen`` source, so every writer in
+``export.writers`` takes it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import moderngl
 import numpy as np
 
-from viewer import compare, headless
+from viewer import compare
 from viewer.animation.clip import Clip
-from viewer.compare_plot import draw_curves, draw_labels
 from viewer.bounds import clip_bounds
+from viewer.compare_plot import draw_curves, draw_labels
+from viewer.export.offscreen import Offscreen, View
 from viewer.pose import Pose
 from viewer.render.panes import Pane, render_panes
 from viewer.render.trails import TrailLines
@@ -55,10 +56,10 @@ def curve_channel(clip: Clip, node: int | None) -> int | None:
     return (moving or rows)[0]
 
 
-class CompareOffscreen(headless.Offscreen):
+class CompareOffscreen(Offscreen):
     """An ``Offscreen`` whose frames are compare panes (labels, trails, curves)."""
 
-    def __init__(self, scene: Scene, clip: Clip | None, view: headless.View | None = None,
+    def __init__(self, scene: Scene, clip: Clip | None, view: View | None = None,
                  ctx: moderngl.Context | None = None, look: CompareLook | None = None) -> None:
         super().__init__(scene, clip, view, ctx)
         self.look = look or CompareLook()
@@ -116,16 +117,3 @@ class CompareOffscreen(headless.Offscreen):
         self.trail_lines.release()
         super().release()
 
-
-def render_png(scene: Scene, out: str | Path, t: float, clip: Clip | None = None,
-               view: headless.View | None = None, ctx: moderngl.Context | None = None,
-               look: CompareLook | None = None) -> np.ndarray:
-    """``headless.render_png`` for the compare view: one composed frame at ``t`` seconds to the PNG ``out``."""
-    return headless.write_png(CompareOffscreen(scene, clip, view, ctx, look), out, t)
-
-
-def export(scene: Scene, out: str | Path, clip: Clip | None, start: float, end: float, fps: float,
-           view: headless.View | None = None, quiet: bool = True, ctx: moderngl.Context | None = None,
-           look: CompareLook | None = None) -> int:
-    """``headless.export`` for the compare view: a %d PNG sequence, a GIF or an MP4; returns the frame count."""
-    return headless.write_clip(CompareOffscreen(scene, clip, view, ctx, look), out, start, end, fps, quiet)

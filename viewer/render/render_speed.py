@@ -1,4 +1,4 @@
-"""``render_fps``: frames per second of the whole offscreen frame, read-back included.
+"""``render_fps`` of ``animview bench``: frames per second of the whole offscreen frame, read-back included.
 
 Method: one EGL context; the scene uploaded once; the auto camera fitted to the first clip; a warm-up
 of ``WARMUP`` frames (shader compiles, driver caches); then ``frames`` frames at times spread over the
@@ -8,11 +8,10 @@ The figure is frames / wall seconds of that loop, the best of ``REPEATS`` runs.
 """
 from __future__ import annotations
 
-import time
-
 import moderngl
 import numpy as np
 
+from viewer.bench import best_seconds
 from viewer.scene import Scene
 
 WARMUP = 10
@@ -22,23 +21,18 @@ REPEATS = 3
 def measure_render_fps(scene: Scene, size: tuple[int, int] = (640, 480), frames: int = 200,
                        ctx: moderngl.Context | None = None, samples: int | None = None) -> float:
     """Frames per second of animate + render + read-back at ``size`` (width, height) pixels."""
-    from viewer import headless  # the one module that makes offscreen contexts
+    from viewer import export  # the one module that makes offscreen contexts
 
-    view = headless.View(size=size) if samples is None else headless.View(size=size, samples=samples)
+    view = export.View(size=size) if samples is None else export.View(size=size, samples=samples)
     clip = scene.clips[0] if scene.clips else None
-    off = headless.Offscreen(scene, clip, view, ctx)
+    off = export.Offscreen(scene, clip, view, ctx)
     duration = clip.duration if clip is not None else 0.0
     times = np.linspace(0.0, duration, max(frames, 1)).tolist()
     try:
         off.make_current()
         for t in times[:WARMUP]:
             _frame(off, t)
-        best = np.inf
-        for _ in range(REPEATS):
-            start = time.perf_counter()
-            for t in times:
-                _frame(off, t)
-            best = min(best, time.perf_counter() - start)
+        best = best_seconds(lambda: [_frame(off, t) for t in times], REPEATS)
     finally:
         off.release()
     return len(times) / best

@@ -5,20 +5,13 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from viewer import headless
+from viewer import export
 from viewer.resources import asset_path
 from viewer.scene import load
-from viewer.ui import render_overlay, timeline
+from viewer.export.overlay import OverlayLook, OverlayOffscreen
+from viewer.ui import timeline
 
 PLAYHEAD = np.array([255, 160, 40])
-
-
-@pytest.fixture(scope="module")
-def ctx():
-    try:
-        return headless.create_context()
-    except headless.HeadlessError as exc:
-        pytest.skip(str(exc))
 
 
 def playhead_x(rgb: np.ndarray, row: int) -> float:
@@ -30,13 +23,13 @@ def playhead_x(rgb: np.ndarray, row: int) -> float:
 def test_png_has_the_bar_with_the_playhead_at_the_time(ctx, tmp_path):
     scene = load(asset_path("interpolation.gltf"))
     clip = scene.clips[0]
-    view = headless.View(size=(960, 540), samples=0)
+    view = export.View(size=(960, 540), samples=0)
     out = tmp_path / "shot.png"
-    rgb = render_overlay.render_png(scene, out, 1.45, clip, view, ctx, render_overlay.OverlayLook(channels=False))
+    rgb = export.write_png(OverlayOffscreen(scene, clip, view, ctx, OverlayLook(channels=False)), out, 1.45)
     assert np.array_equal(np.asarray(Image.open(out).convert("RGB")), rgb)
     lay = timeline.layout(960, 540, clip.duration)
     assert playhead_x(rgb, int(lay.summary_y + 10)) == pytest.approx(lay.ruler.x_of(1.45), abs=1.5)
-    plain = headless.render_png(scene, tmp_path / "plain.png", 1.45, clip, view, ctx)
+    plain = export.render_png(scene, tmp_path / "plain.png", 1.45, clip, view, ctx)
     bar = slice(int(lay.top) + 2, 540)
     assert not np.array_equal(rgb[bar], plain[bar])
     assert rgb[int(lay.top):].std() > 10 and rgb[: int(lay.top)].std() > 10  # bar and scene, not blank
@@ -45,8 +38,8 @@ def test_png_has_the_bar_with_the_playhead_at_the_time(ctx, tmp_path):
 def test_expanded_dope_sheet_and_skeleton(ctx, tmp_path):
     scene = load(asset_path("skinned_arm.gltf"))
     clip = scene.clips[0]
-    look = render_overlay.OverlayLook(channels=True, skeleton=True)
-    rgb = render_overlay.render_png(scene, tmp_path / "a.png", 1.0, clip, headless.View(size=(960, 540)), ctx, look)
+    look = OverlayLook(channels=True, skeleton=True)
+    rgb = export.write_png(OverlayOffscreen(scene, clip, export.View(size=(960, 540)), ctx, look), tmp_path / "a.png", 1.0)
     lay = timeline.layout(960, 540, clip.duration, channel_rows=len(clip.channels))
     rows = rgb[int(lay.rows_y): int(lay.rows_y + lay.rows_h)]
     assert rows.std() > 5  # channel rows with ticks and labels are there
@@ -56,7 +49,7 @@ def test_expanded_dope_sheet_and_skeleton(ctx, tmp_path):
 def test_gif_frames_follow_playback(ctx, tmp_path):
     scene = load(asset_path("irregular.gltf"))
     out = tmp_path / "clip.gif"
-    n = render_overlay.export(scene, out, scene.clips[0], 0.0, 1.0, 4.0, headless.View(size=(480, 270)), ctx=ctx)
+    n = export.write_clip(OverlayOffscreen(scene, scene.clips[0], export.View(size=(480, 270)), ctx), out, 0.0, 1.0, 4.0)
     assert n == 5
     gif = Image.open(out)
     frames = []

@@ -1,7 +1,9 @@
-"""Rendering without a window: the one place an offscreen (EGL) OpenGL context is made, and export.
+"""Rendering without a window: the one place an offscreen (EGL) OpenGL context is made, and the plain
+frame source (``Offscreen``) that the compare and overlay sources build on.
 
 Frames come from the same ``Renderer`` the window uses, drawn into an ``OffscreenTarget`` (4× MSAA,
-resolved) and read back. Exports: one PNG at a time, a numbered PNG sequence, a GIF, an MP4.
+resolved) and read back. A frame source is anything with ``frame(t)`` and ``release()``; ``writers.py``
+turns one into a PNG, a numbered PNG sequence, a GIF or an MP4.
 
 Frame times of a sequence (``frame_times``): ``start + k / fps`` for k = 0, 1, … while that is before
 ``end``, then ``end`` itself, so the last frame lands exactly on the end time and no frame lies past it
@@ -14,10 +16,7 @@ libgl1-mesa-dri``; glcontext loads libEGL.so.1 and libGL.so.1, Mesa brings llvmp
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Callable, Iterable
 
 import moderngl
 import numpy as np
@@ -144,97 +143,3 @@ class Offscreen:
         if self._own_ctx:
             self.renderer.programs.release()
             self.ctx.release()
-
-
-def save_png(path: str | Path, rgb: np.ndarray) -> None:
-    from PIL import Image
-
-    Image.fromarray(rgb).save(path)
-
-
-def render_png(scene: Scene, out: str | Path, t: float, clip: Clip | None = None, view: View | None = None,
-               ctx: moderngl.Context | None = None) -> np.ndarray:
-    """Render one frame at clip time ``t`` (seconds) and write it to the PNG ``out``; returns the pixels."""
-    return write_png(Offscreen(scene, clip, view, ctx), out, t)
-
-
-def write_png(off: Offscreen, out: str | Path, t: float) -> np.ndarray:
-    """One frame of ``off`` (any Offscreen: plain, with the overlay, or compare panes) to a PNG; releases it."""
-    try:
-        rgb = off.frame(t)
-    finally:
-        off.release()
-    save_png(out, rgb)
-    return rgb
-
-
-def render_frames(off: Offscreen, times: Iterable[float], quiet: bool = True, what: str = "frames"):
-    """Yield the picture at each time, with a progress bar on stderr unless ``quiet``."""
-    times = list(times)
-    from tqdm import tqdm
-
-    with tqdm(total=len(times), unit="frame", desc=what, file=sys.stderr, disable=quiet, leave=False) as bar:
-        for t in times:
-            yield off.frame(t)
-            bar.update(1)
-
-
-def is_sequence_pattern(out: str) -> bool:
-    """True for a printf-style numbered output such as ``frames/f_%04d.png``."""
-    try:
-        return out % 1 != out % 2
-    except (TypeError, ValueError):
-        return False
-
-
-def export(scene: Scene, out: str | Path, clip: Clip | None, start: float, end: float, fps: float,
-           view: View | None = None, quiet: bool = True, ctx: moderngl.Context | None = None) -> int:
-    """Write the frames of ``frame_times(start, end, fps)`` to ``out``: a ``%d`` pattern → numbered PNGs,
-    ``.gif`` → an animated GIF (looping), ``.mp4`` → H.264 video at ``fps``. Returns the frame count."""
-    return write_clip(Offscreen(scene, clip, view, ctx), out, start, end, fps, quiet)
-
-
-def write_clip(off: Offscreen, out: str | Path, start: float, end: float, fps: float, quiet: bool = True) -> int:
-    """The frames of ``frame_times(start, end, fps)`` from ``off`` to ``out`` (see ``export``); releases it."""
-    out = str(out)
-    times = frame_times(start, end, fps)
-    try:
-        writer_for(out)(out, render_frames(off, times, quiet, Path(out).name), fps)
-    finally:
-        off.release()
-    return len(times)
-
-
-def writer_for(out: str) -> Callable:
-    if is_sequence_pattern(out):
-        return _write_sequence
-    suffix = Path(out).suffix.lower()
-    if suffix == ".gif":
-        return _write_gif
-    if suffix == ".mp4":
-        return _write_mp4
-    raise ValueError(f"cannot write {out!r}: use .png, .gif, .mp4 or a %d pattern")
-
-
-def _write_sequence(out: str, frames, fps: float) -> None:
-    for k, rgb in enumerate(frames):
-        save_png(out % k, rgb)
-
-
-def _write_gif(out: str, frames, fps: float) -> None:
-    import imageio.v3 as iio
-
-    # GIF delays are whole centiseconds; Pillow rounds the millisecond value we give
-    iio.imwrite(out, np.stack(list(frames)), extension=".gif", duration=1000.0 / fps, loop=0)
-
-
-def _write_mp4(out: str, frames, fps: float) -> None:
-    import imageio.v2 as iio2
-
-    writer = iio2.get_writer(out, format="FFMPEG", mode="I", fps=fps, codec="libx264", quality=8,
-                             pixelformat="yuv420p", macro_block_size=1, ffmpeg_log_level="error")
-    try:
-        for rgb in frames:
-            writer.append_data(rgb)
-    finally:
-        writer.close()

@@ -1,22 +1,21 @@
-"""``animview render … --overlay``: the viewer's timeline and panels drawn into headless frames.
+"""``animview render … --overlay``: the viewer's timeline and panels drawn into offscreen frames.
 
-The same ``Overlay`` the window uses draws over each offscreen frame, fed a ``ViewerState`` whose clock
-is at the frame's time and playing (so the bar shows what a person watching playback sees). The README's
-screenshot and GIF come from here. ``render_png`` and ``export`` mirror ``viewer.headless``'s functions
-of the same names, with an ``OverlayOffscreen`` in place of the plain ``Offscreen``.
+The same ``Overlay`` the window uses draws over each frame, fed a ``ViewerState`` whose clock is at the
+frame's time and playing (so the bar shows what a person watching playback sees). The README's
+screenshot and GIF come from here. It is an ``Offscreen`` source: every writer in ``export.writers``
+takes it. It lives in ``export/``, not ``ui/``: the UI draws; only export owns offscreen contexts.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import moderngl
 import numpy as np
 
-from viewer import headless
 from viewer.animation.clip import Clip
-from viewer.playback.clock import Clock
 from viewer.bounds import clip_bounds
+from viewer.export.offscreen import Offscreen, View
+from viewer.playback.clock import Clock
 from viewer.render.overlay_lines import OverlayLines
 from viewer.scene import Scene
 from viewer.ui.overlay import Overlay
@@ -44,10 +43,10 @@ class OverlayLook:
     bounds: bool = False
 
 
-class OverlayOffscreen(headless.Offscreen):
+class OverlayOffscreen(Offscreen):
     """An ``Offscreen`` whose frames carry the timeline and panels on top."""
 
-    def __init__(self, scene: Scene, clip: Clip | None, view: headless.View | None = None,
+    def __init__(self, scene: Scene, clip: Clip | None, view: View | None = None,
                  ctx: moderngl.Context | None = None, look: OverlayLook | None = None) -> None:
         super().__init__(scene, clip, view, ctx)
         look = look or OverlayLook()
@@ -100,16 +99,3 @@ class OverlayOffscreen(headless.Offscreen):
 def _first_animated(clip: Clip | None) -> int | None:
     return clip.channels[0].node if clip is not None and clip.channels else None
 
-
-def render_png(scene: Scene, out: str | Path, t: float, clip: Clip | None = None,
-               view: headless.View | None = None, ctx: moderngl.Context | None = None,
-               look: OverlayLook | None = None) -> np.ndarray:
-    """``headless.render_png`` with the overlay: one frame at ``t`` seconds to the PNG ``out``."""
-    return headless.write_png(OverlayOffscreen(scene, clip, view, ctx, look), out, t)
-
-
-def export(scene: Scene, out: str | Path, clip: Clip | None, start: float, end: float, fps: float,
-           view: headless.View | None = None, quiet: bool = True, ctx: moderngl.Context | None = None,
-           look: OverlayLook | None = None) -> int:
-    """``headless.export`` with the overlay: a %d PNG sequence, a GIF or an MP4; returns the frame count."""
-    return headless.write_clip(OverlayOffscreen(scene, clip, view, ctx, look), out, start, end, fps, quiet)
