@@ -103,7 +103,7 @@ def test_linear_pane_trail_reaches_every_key_position_on_screen(ctx, irregular):
     try:
         rgb = off.frame(0.9).astype(int)
         x, y, w, h = off.rects[1]
-        view, proj = off.camera.matrices(off.poses[1], w / h)
+        view, proj = off.camera.matrices(off.panes.pose(MODES3[1]), w / h)
         screen, front = to_window(clip.channels[0].curve.values, proj @ view, (w, h))
     finally:
         off.release()

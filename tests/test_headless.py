@@ -174,7 +174,7 @@ def test_render_works_without_a_display(tmp_path):
 
 
 def test_bench_measures_render_fps(gl):
-    from viewer.render.render_speed import measure_render_fps
+    from viewer.export.speed import measure_render_fps
 
     fps = measure_render_fps(load(khronos_model("BoxAnimated")), size=(64, 48), frames=5, ctx=gl.ctx)
     assert fps > 0

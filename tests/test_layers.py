@@ -112,7 +112,7 @@ def _imports(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("folder, forbidden", [
     ("ui", ("viewer.export", "viewer.app", "viewer.cli")),        # the UI draws; it never exports or wires
-    ("render", ("viewer.ui", "viewer.app", "viewer.cli")),       # GPU passes know no window and no overlay
+    ("render", ("viewer.ui", "viewer.export", "viewer.app", "viewer.cli")),  # GPU passes only: no window, overlay, files
     ("export", ("viewer.app", "viewer.cli")),                    # files from frames, without the window
 ])
 def test_folders_import_only_downward(folder, forbidden):

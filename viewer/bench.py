@@ -1,5 +1,5 @@
 """``animview bench``: the command's report — speed of sampling and pose updates measured here, and of
-rendering (``render.render_speed``, where an offscreen context exists).
+rendering (``export.speed``, where an offscreen context exists).
 
 Method: one process, every clip warmed up first (tables built, caches filled), each measurement
 repeated and the best run kept (the least disturbed by the rest of the machine).
@@ -93,7 +93,7 @@ def run_bench(scene: Scene, frames: int = 1000, size: tuple[int, int] = (640, 48
     result = measure_sampling(scene, frames)
     result["update_ms_per_frame"] = measure_update(scene, max(1, frames // 4))
     from viewer import export
-    from viewer.render.render_speed import measure_render_fps
+    from viewer.export.speed import measure_render_fps
 
     try:
         result["render_fps"] = measure_render_fps(scene, size=size, frames=render_frames)

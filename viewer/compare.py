@@ -19,7 +19,7 @@ import numpy as np
 from viewer import math3d
 from viewer.animation.clip import Clip
 from viewer.animation.modes import MODES
-from viewer.pose import Pose, compose_world
+from viewer.pose import Pose
 from viewer.scene import Scene
 
 MIN_PANES, MAX_PANES = 2, 4
@@ -105,23 +105,7 @@ def animated_nodes(scene: Scene, clip: Clip) -> np.ndarray:
 
 def world_positions(scene: Scene, clip: Clip, times: np.ndarray, mode: str) -> np.ndarray:
     """World-space origins (F, N, 3) of every node at each of F times (seconds) in ``mode``."""
-    times = np.asarray(times, dtype=np.float64).reshape(-1)
-    nodes = scene.nodes
-    pose = Pose(scene)
-    binding = pose.binding(clip)
-    values = clip.sample(times, mode)  # (F, C, W)
-    count = len(times)
-    trs = {"translation": nodes.translation, "rotation": nodes.rotation, "scale": nodes.scale}
-    batch = {p: np.broadcast_to(v, (count,) + v.shape).copy() for p, v in trs.items()}
-    for path, target in batch.items():
-        rows = binding.rows[path]
-        if len(rows):
-            target[:, binding.nodes[path]] = values[:, rows, : target.shape[2]]
-    local = math3d.compose_trs(batch["translation"], batch["rotation"], batch["scale"])  # (F, N, 4, 4)
-    fixed = np.flatnonzero(nodes.has_matrix & ~binding.animated)
-    if len(fixed):
-        local[:, fixed] = nodes.matrix[fixed]
-    return compose_world(local, pose.world_plan)[..., :3, 3]
+    return Pose(scene).world_at(clip, times, mode)[..., :3, 3]
 
 
 @dataclass(frozen=True)

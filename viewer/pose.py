@@ -96,6 +96,24 @@ class Pose:
         self._matrix_nodes = np.flatnonzero(self.scene.nodes.has_matrix & ~b.animated)
         self.update_world()
 
+    def world_at(self, clip: Clip, times: np.ndarray, mode: str = "authored") -> np.ndarray:
+        """World matrices (F, N, 4, 4) at each of F times (seconds): the rule of ``apply`` + ``update_world``
+        for many times in one pass (trails sample whole clips). Changes nothing in this pose."""
+        times = np.asarray(times, dtype=np.float64).reshape(-1)
+        nodes, b = self.scene.nodes, self.binding(clip)
+        values = clip.sample(times, mode)  # (F, C, W)
+        trs = {"translation": nodes.translation, "rotation": nodes.rotation, "scale": nodes.scale}
+        batch = {p: np.broadcast_to(v, (len(times),) + v.shape).copy() for p, v in trs.items()}
+        for path, target in batch.items():
+            if len(b.rows[path]):
+                target[:, b.nodes[path]] = values[:, b.rows[path], : target.shape[2]]
+        with np.errstate(over="ignore", invalid="ignore"):
+            local = math3d.compose_trs(batch["translation"], batch["rotation"], batch["scale"])
+            fixed = np.flatnonzero(nodes.has_matrix & ~b.animated)
+            if len(fixed):
+                local[:, fixed] = nodes.matrix[fixed]
+            return compose_world(local, self.world_plan)
+
     def set_time(self, clip: Clip | None, t: float, mode: str = "authored") -> None:
         """Pose the scene at clip time t (seconds); no clip means the rest pose."""
         if clip is None:

@@ -19,9 +19,7 @@ from viewer.animation.clip import Clip
 from viewer.bounds import clip_bounds
 from viewer.compare_plot import draw_curves, draw_labels
 from viewer.export.offscreen import Offscreen, View
-from viewer.pose import Pose
-from viewer.render.panes import Pane, render_panes
-from viewer.render.trails import TrailLines
+from viewer.render.compare_view import CompareView
 from viewer.scene import Scene
 
 CURVE_FRACTION = 0.3  # of the frame's height, for the curve strip
@@ -67,13 +65,7 @@ class CompareOffscreen(Offscreen):
         self.channel = curve_channel(clip, self.look.node) if clip is not None and self.look.curves else None
         self.strip_h = int(round(h * CURVE_FRACTION)) if self.channel is not None else 0
         self.rects = compare.pane_rects(len(self.look.modes), w, h - self.strip_h)
-        self.poses = [Pose(scene) for _ in self.look.modes]
-        nodes = None if self.look.node is None else [self.look.node]
-        self.trails = [compare.trail(scene, clip, m, nodes) for m in self.look.modes] \
-            if self.look.trails and clip is not None else []
-        self.trail_lines = TrailLines(self.ctx, self.renderer.programs)
-        self.ghosts = {m: compare.ghost_poses(scene, clip, m) for m in self.look.modes} \
-            if self.look.ghosts and clip is not None else {}
+        self.panes = CompareView(self.ctx, self.renderer.programs, scene)  # the window's compare view, offscreen
         self.curves = {m: compare.curve(clip, self.channel, m) for m in self.look.modes} \
             if self.channel is not None else {}
         self._fit_panes()
@@ -92,16 +84,14 @@ class CompareOffscreen(Offscreen):
 
     def frame(self, t: float, components: int = 3) -> np.ndarray:
         """The composed picture at clip time ``t`` (seconds), (height, width, components) uint8."""
-        height = self.view.size[1]
-        panes = []
-        for mode, pose, rect in zip(self.look.modes, self.poses, self.rects):
-            pose.set_time(self.clip, t, mode)
-            panes.append(Pane(mode, pose, compare.gl_viewport(rect, height), self.ghosts.get(mode, ())))
+        w, height = self.view.size
         self.make_current()
         fbo = self.target.fbo
         fbo.use()
         fbo.clear(*self.view.options.background, 1.0)
-        render_panes(self.renderer, panes, self.camera, fbo, self.view.options, self.trail_lines, self.trails, t)
+        look = self.look
+        self.panes.draw(self.renderer, self.camera, fbo, (0, 0, w, height - self.strip_h), height, self.clip, t,
+                        look.modes, self.view.options, look.trails, look.node, look.ghosts)
         rgb = draw_labels(self.target.read(3), self.rects, self.look.modes)
         if self.curves:
             ch = self.clip.channels[self.channel]
@@ -114,6 +104,6 @@ class CompareOffscreen(Offscreen):
 
     def release(self) -> None:
         self.make_current()
-        self.trail_lines.release()
+        self.panes.release()
         super().release()
 

@@ -12,6 +12,7 @@ import moderngl
 import numpy as np
 
 from viewer.bench import best_seconds
+from viewer.export.offscreen import Offscreen, View
 from viewer.scene import Scene
 
 WARMUP = 10
@@ -21,11 +22,9 @@ REPEATS = 3
 def measure_render_fps(scene: Scene, size: tuple[int, int] = (640, 480), frames: int = 200,
                        ctx: moderngl.Context | None = None, samples: int | None = None) -> float:
     """Frames per second of animate + render + read-back at ``size`` (width, height) pixels."""
-    from viewer import export  # the one module that makes offscreen contexts
-
-    view = export.View(size=size) if samples is None else export.View(size=size, samples=samples)
+    view = View(size=size) if samples is None else View(size=size, samples=samples)
     clip = scene.clips[0] if scene.clips else None
-    off = export.Offscreen(scene, clip, view, ctx)
+    off = Offscreen(scene, clip, view, ctx)
     duration = clip.duration if clip is not None else 0.0
     times = np.linspace(0.0, duration, max(frames, 1)).tolist()
     try:
