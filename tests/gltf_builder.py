@@ -1,8 +1,10 @@
 """A small programmatic glTF 2.0 builder, so tests make their fixtures by code.
 
 It writes what it is told, right or wrong: nothing is validated here, which is what lets tests build
-broken files on purpose. Arrays go into one binary buffer (buffer 0), one bufferView per accessor
-(4-byte aligned) unless ``add_interleaved`` packs several into one strided view.
+broken files on purpose. A thin layer over ``viewer.writer`` (the project's one glTF writer): arrays go
+into one binary buffer (buffer 0), one bufferView per accessor (4-byte aligned) unless
+``add_interleaved`` packs several into one strided view; ``add_animation`` is the writer's (one sampler
+per channel). Scene objects are plain dicts, written as given.
 
 Typical use::
 
@@ -20,91 +22,35 @@ Matrices are given in math convention, ``M[k][row][col]``; the builder stores th
 """
 from __future__ import annotations
 
-import base64
-import copy
-import json
-import struct
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-COMPONENT_TYPES = {np.dtype(np.int8): 5120, np.dtype(np.uint8): 5121, np.dtype(np.int16): 5122,
-                   np.dtype(np.uint16): 5123, np.dtype(np.uint32): 5125, np.dtype(np.float32): 5126}
-DTYPES = {code: dtype for dtype, code in COMPONENT_TYPES.items()}
-VECTOR_TYPES = {1: "SCALAR", 2: "VEC2", 3: "VEC3", 4: "VEC4"}
-MATRIX_TYPES = {2: "MAT2", 3: "MAT3", 4: "MAT4"}
-PATH_TYPES = {"translation": "VEC3", "rotation": "VEC4", "scale": "VEC3", "weights": "SCALAR"}
+from viewer import writer
+from viewer.writer import DTYPES
 
 
-class GltfBuilder:
-    """Accumulates glTF JSON (``self.doc``) and one binary buffer (``self.bin``)."""
+class GltfBuilder(writer.JsonWriter):
+    """Accumulates glTF JSON (``self.doc``, a plain dict) and one binary buffer (``self.bin``).
+
+    ``add``, ``add_buffer_view``, ``add_accessor``, ``add_animation``, ``bin_bytes`` and ``to_dict`` come
+    from ``viewer.writer.JsonWriter``; this class adds what only tests need: interleaved and sparse
+    accessors, and scene objects written exactly as given.
+    """
 
     def __init__(self) -> None:
-        self.doc: dict[str, Any] = {"asset": {"version": "2.0", "generator": "animview tests"}}
-        self.bin = bytearray()
+        super().__init__(generator="animview tests")
 
     # -- raw pieces -------------------------------------------------------------------------------
-
-    def add(self, collection: str, item: dict) -> int:
-        """Append ``item`` to the top-level array ``collection``; return its index."""
-        items = self.doc.setdefault(collection, [])
-        items.append(item)
-        return len(items) - 1
-
-    def add_buffer_view(self, data: bytes, byte_stride: int | None = None, target: int | None = None) -> int:
-        """Append ``data`` to the buffer at a 4-byte aligned offset and add a bufferView over it."""
-        self.bin.extend(b"\0" * (-len(self.bin) % 4))
-        view: dict[str, Any] = {"buffer": 0, "byteOffset": len(self.bin), "byteLength": len(data)}
-        if byte_stride is not None:
-            view["byteStride"] = byte_stride
-        if target is not None:
-            view["target"] = target
-        self.bin.extend(data)
-        return self.add("bufferViews", view)
-
-    def add_accessor(self, array: Any, type: str | None = None, component_type: int | None = None,
-                     normalized: bool = False, target: int | None = None, byte_offset: int = 0,
-                     byte_stride: int | None = None, min_max: bool = False) -> int:
-        """Store ``array`` in its own bufferView and add an accessor for it.
-
-        Args:
-            array: ``(count,)`` scalars, ``(count, n)`` vectors or ``(count, n, n)`` matrices (math convention).
-            type: glTF type; inferred from the shape when None.
-            component_type: 5120…5126; inferred from the dtype when None (float64 → float32).
-            normalized: set ``normalized: true`` (values must already be the stored integers).
-            target: bufferView target (34962 vertices, 34963 indices).
-            byte_offset: accessor byteOffset; that many zero bytes precede the data in the view.
-            byte_stride: bufferView byteStride; elements are spaced that far apart (padding zeroed).
-            min_max: write ``min``/``max`` (required by the spec for POSITION and animation inputs).
-        """
-        values, kind, ctype = _normalize_array(array, type, component_type)
-        element = _element_bytes(values, kind)
-        size = element.shape[1]
-        if byte_stride is not None:
-            padded = np.zeros((len(values), byte_stride), np.uint8)
-            padded[:, :size] = element
-            element = padded
-        view = self.add_buffer_view(b"\0" * byte_offset + element.tobytes(), byte_stride, target)
-        accessor: dict[str, Any] = {"bufferView": view, "componentType": ctype, "count": len(values), "type": kind}
-        if byte_offset:
-            accessor["byteOffset"] = byte_offset
-        if normalized:
-            accessor["normalized"] = True
-        if min_max:
-            flat = _column_major(values, kind).reshape(len(values), -1)
-            cast = float if ctype == 5126 else int
-            accessor["min"] = [cast(v) for v in flat.min(axis=0)]
-            accessor["max"] = [cast(v) for v in flat.max(axis=0)]
-        return self.add("accessors", accessor)
 
     def add_interleaved(self, arrays: Sequence[Any], target: int | None = 34962) -> list[int]:
         """Interleave several same-count arrays in one bufferView with a byteStride; return their accessors.
 
         Each attribute starts at a 4-byte aligned offset inside the element; the stride is the sum.
         """
-        parts = [_normalize_array(a, None, None) for a in arrays]
-        blocks = [_element_bytes(values, kind) for values, kind, _ in parts]
+        parts = [writer.gltf_array(a) for a in arrays]
+        blocks = [writer.element_bytes(values, kind) for values, kind, _ in parts]
         widths = [b.shape[1] + (-b.shape[1] % 4) for b in blocks]
         stride, count = sum(widths), len(parts[0][0])
         packed = np.zeros((count, stride), np.uint8)
@@ -120,7 +66,7 @@ class GltfBuilder:
                             base: Any = None, index_component_type: int = 5125,
                             component_type: int | None = None, normalized: bool = False) -> int:
         """A sparse accessor: ``values`` replace elements at ``indices`` of ``base`` (zeros when None)."""
-        vals, kind, ctype = _normalize_array(values, type, component_type)
+        vals, kind, ctype = writer.gltf_array(values, type, component_type)
         if base is not None:
             index = self.add_accessor(base, kind, ctype)
         else:
@@ -130,7 +76,7 @@ class GltfBuilder:
         accessor["sparse"] = {
             "count": len(idx),
             "indices": {"bufferView": self.add_buffer_view(idx.tobytes()), "componentType": index_component_type},
-            "values": {"bufferView": self.add_buffer_view(_element_bytes(vals, kind).tobytes())},
+            "values": {"bufferView": self.add_buffer_view(writer.element_bytes(vals, kind).tobytes())},
         }
         if normalized:
             accessor["normalized"] = True
@@ -174,38 +120,6 @@ class GltfBuilder:
             skin["skeleton"] = skeleton
         return self.add("skins", skin)
 
-    def add_animation(self, channels: Sequence[dict], name: str | None = None) -> int:
-        """An animation with one sampler per channel (sampler k serves channel k).
-
-        Each channel dict: ``node``, ``path``, ``times`` (seconds), ``values`` (keyframe values; for
-        CUBICSPLINE the in-tangent, value, out-tangent triplets in order; for weights a flat list or
-        ``(keys, targets)`` array), optional ``interpolation`` (omitted → LINEAR default) and
-        ``component_type`` / ``normalized`` for quantized outputs.
-        """
-        samplers, out_channels = [], []
-        for k, ch in enumerate(channels):
-            values = np.asarray(ch["values"])
-            if ch["path"] == "weights":
-                values = values.reshape(-1)
-            if ch.get("component_type") is None:
-                values = values.astype(np.float32)
-            sampler: dict[str, Any] = {
-                "input": self.add_accessor(np.asarray(ch["times"], np.float32), "SCALAR", min_max=True),
-                "output": self.add_accessor(values, PATH_TYPES.get(ch["path"]), ch.get("component_type"),
-                                            ch.get("normalized", False)),
-            }
-            if "interpolation" in ch:
-                sampler["interpolation"] = ch["interpolation"]
-            samplers.append(sampler)
-            target: dict[str, Any] = {"path": ch["path"]}
-            if ch.get("node") is not None:
-                target["node"] = ch["node"]
-            out_channels.append({"sampler": k, "target": target})
-        animation: dict[str, Any] = {"channels": out_channels, "samplers": samplers}
-        if name is not None:
-            animation["name"] = name
-        return self.add("animations", animation)
-
     def add_scene(self, nodes: Sequence[int], default: bool = True) -> int:
         """A scene with root ``nodes``; ``default`` makes it the file's ``scene``."""
         index = self.add("scenes", {"nodes": list(nodes)})
@@ -219,17 +133,6 @@ class GltfBuilder:
 
     # -- output -----------------------------------------------------------------------------------
 
-    def bin_bytes(self) -> bytes:
-        """The buffer, zero-padded to a multiple of 4 bytes."""
-        return bytes(self.bin) + b"\0" * (-len(self.bin) % 4)
-
-    def to_dict(self) -> dict:
-        """A deep copy of the JSON with ``buffers`` filled in (buffer 0 has no uri yet)."""
-        doc = copy.deepcopy(self.doc)
-        if self.bin:
-            doc["buffers"] = [{"byteLength": len(self.bin_bytes())}]
-        return doc
-
     def write_gltf(self, directory: Path, name: str = "model.gltf", embed: bool = False,
                    bin_name: str | None = None) -> Path:
         """Write ``name`` (+ a .bin file unless ``embed``) into ``directory``; see ``write_gltf``."""
@@ -242,39 +145,16 @@ class GltfBuilder:
 
 def write_gltf(doc: dict, bin_data: bytes, directory: Path, name: str = "model.gltf", embed: bool = False,
                bin_name: str | None = None) -> Path:
-    """Write a .gltf. Buffer 0 without a uri gets one: a base64 data: URI when ``embed``, else a file.
+    """Write ``directory / name``; buffer 0 without a uri gets a data: URI when ``embed``, else a .bin file.
 
     Args:
         bin_name: file name of the buffer on disk (default: ``name`` with .bin); its uri is
             percent-encoded, so "my file.bin" is referenced as ``my%20file.bin``.
     """
-    doc = copy.deepcopy(doc)
-    directory = Path(directory)
-    buffers = doc.get("buffers", [])
-    if buffers and "uri" not in buffers[0]:
-        if embed:
-            buffers[0]["uri"] = "data:application/octet-stream;base64," + base64.b64encode(bin_data).decode()
-        else:
-            bin_name = bin_name or Path(name).with_suffix(".bin").name
-            (directory / bin_name).write_bytes(bin_data)
-            buffers[0]["uri"] = bin_name.replace("%", "%25").replace(" ", "%20")
-    path = directory / name
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    return path
+    return writer.write_gltf(doc, bin_data, Path(directory) / name, embed, bin_name)
 
 
-def write_glb(doc: dict, bin_data: bytes | None, path: Path, json_bytes: bytes | None = None) -> Path:
-    """Write a .glb: 12-byte header, JSON chunk (space-padded), BIN chunk (zero-padded) when given.
-
-    Args:
-        json_bytes: raw JSON chunk text to use instead of ``json.dumps(doc)`` (for invalid-JSON tests).
-    """
-    text = json_bytes if json_bytes is not None else json.dumps(doc).encode()
-    body = _glb_chunk(0x4E4F534A, text, b" ")
-    if bin_data is not None:
-        body += _glb_chunk(0x004E4942, bin_data, b"\0")
-    Path(path).write_bytes(b"glTF" + struct.pack("<II", 2, 12 + len(body)) + body)
-    return Path(path)
+write_glb = writer.write_glb  # (doc, bin_data, path, json_bytes=None): json_bytes replaces the JSON chunk
 
 
 def overwrite_accessor(doc: dict, bin_data: bytearray, index: int, values: Any) -> None:
@@ -322,42 +202,3 @@ def minimal_animated() -> GltfBuilder:
     ], name="Anim")
     b.add_scene([0, 4])
     return b
-
-
-def _normalize_array(array: Any, type: str | None, component_type: int | None) -> tuple[np.ndarray, str, int]:
-    """Cast to the glTF dtype and work out (values, type, componentType)."""
-    values = np.asarray(array)
-    if component_type is None:
-        if values.dtype.kind == "f":
-            values = values.astype(np.float32)
-        if values.dtype not in COMPONENT_TYPES:
-            raise ValueError(f"no glTF component type for dtype {values.dtype}; pass component_type")
-        component_type = COMPONENT_TYPES[values.dtype]
-    values = values.astype(DTYPES[component_type])
-    if type is None:
-        if values.ndim == 3:
-            type = MATRIX_TYPES[values.shape[1]]
-        else:
-            type = VECTOR_TYPES[1 if values.ndim == 1 else values.shape[1]]
-    return values, type, component_type
-
-
-def _column_major(values: np.ndarray, kind: str) -> np.ndarray:
-    """Matrices from ``M[k][row][col]`` to stored order ``[k][col][row]``; other types unchanged."""
-    return values.swapaxes(1, 2) if kind.startswith("MAT") else values
-
-
-def _element_bytes(values: np.ndarray, kind: str) -> np.ndarray:
-    """``(count, element bytes)`` uint8, matrix columns padded to 4 bytes as the spec requires."""
-    stored = np.ascontiguousarray(_column_major(values, kind))
-    if kind.startswith("MAT"):
-        n, item = stored.shape[1], stored.itemsize
-        pad = (-(n * item) % 4) // item
-        if pad:
-            stored = np.concatenate([stored, np.zeros((len(stored), n, pad), stored.dtype)], axis=2)
-    return stored.reshape(len(stored), -1).view(np.uint8).reshape(len(stored), -1)
-
-
-def _glb_chunk(kind: int, payload: bytes, pad: bytes) -> bytes:
-    padded = payload + pad * (-len(payload) % 4)
-    return struct.pack("<II", len(padded), kind) + padded

@@ -263,3 +263,35 @@ def test_animation_is_an_index_or_a_name_in_every_command(capsys, tmp_path):
 def test_yaw_and_pitch_are_degrees(capsys, minimal_file, tmp_path):
     code, _, err = run(capsys, "render", minimal_file, "-o", tmp_path / "x.png", "--yaw", "north")
     assert code == 2 and "degrees" in err
+
+
+# -- bake ----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("extra", [[], ["--fps", "24"]])
+def test_bake_writes_a_file_that_samples_like_the_mode(capsys, tmp_path, extra):
+    from viewer.resources import asset_path
+
+    src = asset_path("irregular.gltf")
+    out = tmp_path / "baked.glb"
+    code, _, err = run(capsys, "bake", src, "--mode", "catmull-rom", "-o", out, *extra)
+    assert code == 0 and "wrote" in err, err
+    times = sorted(set(load(src).clips[0].key_times.tolist()))
+    want = load(src).clips[0].sample(np.array(times), "catmull-rom")
+    got = load(out).clips[0].sample(np.array(times))
+    np.testing.assert_allclose(got, want, atol=1e-6)
+
+
+@pytest.mark.parametrize("argv", [
+    ["bake", "{file}", "-o", "{out}"],                                  # no mode
+    ["bake", "{file}", "--mode", "bezier", "-o", "{out}"],
+    ["bake", "{file}", "--mode", "step", "-o", "{txt}"],                 # not .glb/.gltf
+    ["bake", "{file}", "--mode", "step", "-o", "{nodir}"],
+    ["bake", "{file}", "--mode", "step", "--fps", "0", "-o", "{out}"],
+    ["bake", "{file}", "--mode", "step", "--fps", "30", "--keys", "-o", "{out}"],
+    ["bake", "{file}", "--mode", "step", "--animation", "Fly", "-o", "{out}"],
+])
+def test_bake_bad_usage_is_one_line_and_exit_2(capsys, tmp_path, minimal_file, argv):
+    argv = [x.format(file=minimal_file, out=tmp_path / "o.glb", txt=tmp_path / "o.txt",
+                     nodir=tmp_path / "no" / "o.glb") for x in argv]
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1, err

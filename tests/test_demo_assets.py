@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import viewer
-from viewer.demo_assets import DEFAULT_DEMO, DEMOS, build_all, write_all
+from viewer.demo import DEFAULT_DEMO
+from viewer.demo.__main__ import DEMOS, build_all, write_all
 from viewer.errors import GltfWarning
 from viewer.bounds import clip_bounds
 from viewer.pose import Pose
@@ -43,9 +44,9 @@ def test_regenerating_gives_the_committed_files_byte_for_byte(tmp_path: Path) ->
     assert sorted(p.name for p in written) == sorted(DEMOS)
     for path in written:
         committed = ASSETS / path.name
-        assert committed.is_file(), f"{committed} is missing: run python -m viewer.demo_assets"
+        assert committed.is_file(), f"{committed} is missing: run python -m viewer.demo"
         assert path.read_bytes() == committed.read_bytes(), \
-            f"{path.name} differs from a fresh run: run python -m viewer.demo_assets"
+            f"{path.name} differs from a fresh run: run python -m viewer.demo"
 
 
 def test_generator_is_deterministic_and_assets_hold_only_its_files() -> None:

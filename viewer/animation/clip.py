@@ -2,7 +2,7 @@
 
 Sampling returns arrays and changes nothing: ``pose.py`` is the only place values reach nodes.
 A clip runs from 0 to the largest key time of its samplers (glTF 2.0 §3.11); times outside that
-range simply hold the first / last keys — looping and clamping belong to ``clock.py``.
+range simply hold the first / last keys — looping and clamping belong to ``playback/clock.py``.
 """
 from __future__ import annotations
 

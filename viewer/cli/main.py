@@ -9,12 +9,12 @@ import sys
 import warnings
 from typing import Sequence
 
-from viewer.cli import bench, inspect, render, sample, view
+from viewer.cli import bake, bench, inspect, render, sample, view
 from viewer.cli.args import Parser
 from viewer.errors import GltfError, GltfWarning, UsageError
 
 EXIT_BAD_INPUT = 2
-COMMANDS = {module.NAME: module for module in (inspect, sample, render, bench)}
+COMMANDS = {module.NAME: module for module in (inspect, sample, render, bench, bake)}
 
 
 def build_parser() -> Parser:

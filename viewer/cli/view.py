@@ -16,9 +16,9 @@ from pathlib import Path
 from viewer.animation.modes import MODES
 from viewer.cli import args as a
 from viewer.compare import modes_argument
+from viewer.demo import DEFAULT_DEMO
 from viewer.errors import UsageError
 
-DEMO_FILE = "interpolation.gltf"
 WINDOW_CLASSES = ("pyglet", "glfw", "sdl2", "pygame2", "pyqt5", "pyside2", "tk", "headless")
 MAX_FPS = 60.0
 
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     from viewer.resources import asset_path
 
     if not args.file:
-        args.file = asset_path(DEMO_FILE)
+        args.file = asset_path(DEFAULT_DEMO)
     path = Path(args.file)
     scene = a.load_scene(args, "")
     clip = a.pick_clip(scene, args.animation, "")

@@ -1,13 +1,13 @@
 """Demos of rigid node animation: the tutorial triangle, the three interpolation modes, irregular key timing.
 
-Each function returns the finished ``.gltf`` text (see ``builder.GltfWriter.dumps``).
+Each function returns the finished ``.gltf`` text (see ``builder.DemoWriter.dumps``).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from viewer.demo import shapes
-from viewer.demo.builder import GltfWriter, quat_about, quat_about_rate
+from viewer.demo.builder import DemoWriter, quat_about, quat_about_rate
 
 Z_AXIS = (0.0, 0.0, 1.0)
 
@@ -37,7 +37,7 @@ IRREGULAR_PATH = np.array([[-2.5, -0.5, 0.0], [-1.5, 1.0, 0.0], [-1.0, -1.0, 0.0
 
 def triangle() -> str:
     """The tutorial's rotating triangle (one full turn about z in 1 s, LINEAR), with normals to light it."""
-    w = GltfWriter()
+    w = DemoWriter()
     mat = w.material("triangle", (0.95, 0.6, 0.2, 1.0), double_sided=True)
     mesh = w.mesh("triangle", TUTORIAL_POSITIONS, np.tile([0.0, 0.0, 1.0], (3, 1)), np.array([0, 1, 2]), mat)
     node = w.node("triangle", rotation=(0.0, 0.0, 0.0, 1.0), mesh=mesh)
@@ -47,7 +47,7 @@ def triangle() -> str:
 
 def interpolation() -> str:
     """Three cubes with the same keys: STEP (left), LINEAR (middle), CUBICSPLINE (right)."""
-    w = GltfWriter()
+    w = DemoWriter()
     positions, normals, indices = shapes.box((1.0, 1.0, 1.0), divisions=1)
     quats = quat_about(Z_AXIS, MODE_ANGLES)
     quat_tangents = quat_about_rate(Z_AXIS, MODE_ANGLES, MODE_ANGLE_RATES)
@@ -76,7 +76,7 @@ def _cubic_output(values: np.ndarray, tangents: np.ndarray) -> np.ndarray:
 
 def irregular() -> str:
     """A ball on a zig-zag with irregular key times (LINEAR), and small markers at the key positions."""
-    w = GltfWriter()
+    w = DemoWriter()
     ball = w.mesh("ball", *shapes.uv_sphere(0.25, rings=12, segments=24), w.material("ball", (0.95, 0.55, 0.1, 1.0)))
     markers = shapes.merge(*(shapes.box((0.12, 0.12, 0.12), 1, tuple(p)) for p in IRREGULAR_PATH))
     keys_mesh = w.mesh("key markers", *markers, w.material("key marker", (0.6, 0.6, 0.65, 1.0)))

@@ -1,13 +1,14 @@
 """Demos of mesh deformation: a skinned three-joint arm, and a box with two morph targets.
 
-Each function returns the finished ``.gltf`` text (see ``builder.GltfWriter.dumps``).
+Each function returns the finished ``.gltf`` text (see ``builder.DemoWriter.dumps``).
 """
 from __future__ import annotations
 
 import numpy as np
+from pygltflib import Skin
 
 from viewer.demo import shapes
-from viewer.demo.builder import ARRAY_BUFFER, GltfWriter, quat_about
+from viewer.demo.builder import ARRAY_BUFFER, DemoWriter, quat_about
 
 Z_AXIS = (0.0, 0.0, 1.0)
 
@@ -47,13 +48,14 @@ def arm_weights(h: np.ndarray) -> np.ndarray:
 
 def skinned_arm() -> str:
     """A capped cylinder skinned to shoulder → elbow → wrist; the "Wave" animation bends elbow and wrist."""
-    w = GltfWriter()
+    w = DemoWriter()
     heights = np.linspace(0.0, ARM_LENGTH, 25)  # a ring every 1/8 unit, so the bends stay round
     positions, normals, indices = shapes.cylinder(ARM_RADIUS, heights + ARM_BASE, segments=16)
     weights = arm_weights(positions[:, 1] - ARM_BASE).astype(np.float32)
     weights[:, 0] = 1.0 - weights[:, 1:].sum(axis=1)  # exact sum to 1 in float32
     joints = np.tile(np.array([0, 1, 2, 0], np.uint8), (len(positions), 1))
-    skin_attributes = {"JOINTS_0": w.accessor(joints, ARRAY_BUFFER), "WEIGHTS_0": w.accessor(weights, ARRAY_BUFFER)}
+    skin_attributes = {"JOINTS_0": w.add_accessor(joints, target=ARRAY_BUFFER),
+                       "WEIGHTS_0": w.add_accessor(weights, target=ARRAY_BUFFER)}
     mesh = w.mesh("arm", positions, normals, indices, w.material("arm", (0.85, 0.7, 0.55, 1.0)),
                   extra_attributes=skin_attributes)
     arm = w.node("arm", mesh=mesh, skin=0)
@@ -65,8 +67,8 @@ def skinned_arm() -> str:
         w.node(name, translation=(0.0, float(rises[k]), 0.0), rotation=(0.0, 0.0, 0.0, 1.0), **extra)
     inverse_bind = np.tile(np.eye(4), (len(JOINT_NAMES), 1, 1))
     inverse_bind[:, 1, 3] = -(ARM_BASE + JOINT_HEIGHTS)  # undo each joint's bind-pose world translation
-    w.add("skins", {"name": "arm skin", "inverseBindMatrices": w.accessor(inverse_bind),
-                    "joints": joint_nodes, "skeleton": joint_nodes[0]})
+    w.add("skins", Skin(name="arm skin", inverseBindMatrices=w.add_accessor(inverse_bind), joints=joint_nodes,
+                        skeleton=joint_nodes[0]))
     w.animation("Wave", [
         dict(node=joint_nodes[1], path="rotation", times=WAVE_TIMES, values=quat_about(Z_AXIS, WAVE_ELBOW)),
         dict(node=joint_nodes[2], path="rotation", times=WAVE_TIMES, values=quat_about(Z_AXIS, WAVE_WRIST)),
@@ -94,7 +96,7 @@ def twisted(positions: np.ndarray) -> np.ndarray:
 
 def morph_shape() -> str:
     """A box with morph targets "bulge" and "twist" (POSITION and NORMAL deltas) and a "Morph" weights clip."""
-    w = GltfWriter()
+    w = DemoWriter()
     positions, normals, indices = shapes.box((2.0, 2.0, 2.0), divisions=MORPH_DIVISIONS)
     targets = []
     for moved in (bulged(positions, normals), twisted(positions)):

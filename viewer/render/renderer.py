@@ -125,11 +125,8 @@ class Renderer:
         """
         opts = options or RenderOptions()
         ctx = self.ctx
-        framebuffer.use()
+        view, view_proj = self._camera(pose, camera, framebuffer)
         viewport = framebuffer.viewport
-        view, proj = camera.matrices(pose, viewport[2] / max(viewport[3], 1))
-        with np.errstate(over="ignore", invalid="ignore"):
-            view_proj = proj @ view
         debug = opts.debug_vertex_ids
         if debug:
             framebuffer.clear(0.0, 0.0, 0.0, 0.0, depth=1.0)
@@ -171,6 +168,15 @@ class Renderer:
             self.overlays.draw_gizmo(view, viewport)
         ctx.front_face = "ccw"
 
+    @staticmethod
+    def _camera(pose: Pose, camera, framebuffer: moderngl.Framebuffer) -> tuple[np.ndarray, np.ndarray]:
+        """Bind ``framebuffer``; the camera's view and projection × view for its viewport's aspect."""
+        framebuffer.use()
+        viewport = framebuffer.viewport
+        view, proj = camera.matrices(pose, viewport[2] / max(viewport[3], 1))
+        with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused by camera_drawable
+            return view, proj @ view
+
     def render_ghost(self, pose: Pose, camera, framebuffer: moderngl.Framebuffer, opacity: float) -> None:
         """Draw ``pose`` faded over what ``framebuffer`` already holds (no clear, no grid or gizmo).
 
@@ -178,11 +184,7 @@ class Renderer:
         or the live pose. Used for the mesh at each key time in the compare view.
         """
         ctx = self.ctx
-        framebuffer.use()
-        viewport = framebuffer.viewport
-        view, proj = camera.matrices(pose, viewport[2] / max(viewport[3], 1))
-        with np.errstate(over="ignore", invalid="ignore"):
-            view_proj = proj @ view
+        view, view_proj = self._camera(pose, camera, framebuffer)
         if not camera_drawable(view, view_proj):
             return
         items = self._drawable_items(pose)

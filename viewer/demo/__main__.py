@@ -1,4 +1,4 @@
-"""Generate the built-in demo scenes into ``assets/``: ``python -m viewer.demo_assets [--out DIR]``.
+"""Generate the built-in demo scenes into ``assets/``: ``python -m viewer.demo [--out DIR]``.
 
 The demos are made by code, not downloaded, so they can be read, changed and regenerated. The output
 is deterministic: running the generator twice gives byte-identical files (a test checks that the
@@ -23,7 +23,6 @@ from typing import Callable, Sequence
 from viewer.demo import basic, deform
 from viewer.resources import REPO_ROOT
 
-DEFAULT_DEMO = "interpolation.gltf"  # what ``animview`` opens when no FILE is given
 DEMOS: dict[str, Callable[[], str]] = {
     "triangle.gltf": basic.triangle,
     "interpolation.gltf": basic.interpolation,
@@ -54,7 +53,7 @@ def write_all(out_dir: str | Path) -> list[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m viewer.demo_assets",
+    parser = argparse.ArgumentParser(prog="python -m viewer.demo",
                                      description="Generate the built-in demo glTF scenes.")
     parser.add_argument("--out", type=Path, default=REPO_ROOT / "assets",
                         help="folder to write into (default: the repository's assets/)")

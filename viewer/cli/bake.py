@@ -1,0 +1,47 @@
+"""``animview bake FILE --mode M [--fps N | --keys] [--animation K] -o OUT.glb|.gltf``.
+
+Writes a copy of the file whose clips are resampled in the chosen interpolation mode, so any engine plays
+back what the compare view showed (``viewer/bake.py`` says how each mode is written).
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from viewer.animation.modes import MODES
+from viewer.cli import args as a
+from viewer.errors import UsageError
+
+NAME = "bake"
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(NAME, help="write a copy whose clips are resampled in a chosen interpolation mode")
+    a.add_file_arguments(p)
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help="OUT.glb or OUT.gltf (self-contained)")
+    p.add_argument("--mode", choices=MODES, required=True, help="the interpolation mode to bake in")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--fps", type=a.positive, help="sample at this frame rate (plus every key), as LINEAR/STEP keys")
+    g.add_argument("--keys", action="store_true", help="at the clip's own keys (the default): cubic modes as "
+                                                       "CUBICSPLINE with exact tangents")
+    a.add_animation_argument(p, default="every animation")
+    p.add_argument("--quiet", action="store_true", help="no summary on stderr")
+
+
+def run(args) -> int:
+    from viewer.bake import bake_file
+
+    out = Path(args.output)
+    if not out.parent.is_dir():
+        raise UsageError(f"animview bake: the folder {str(out.parent)!r} of {str(out)!r} does not exist")
+    scene = a.load_scene(args, NAME, need_animation=True)
+    index = None if args.animation is None else a.pick_clip(scene, args.animation, NAME).index
+    try:
+        summary = bake_file(scene, out, args.mode, fps=args.fps, keys=args.keys, animation=index)
+    except ValueError as exc:
+        raise UsageError(f"animview bake: {exc}") from None
+    except OSError as exc:
+        raise UsageError(f"animview bake: cannot write {str(out)!r}: {exc.strerror or exc}") from None
+    if not args.quiet:
+        print(summary, file=sys.stderr)
+    return 0
