@@ -155,7 +155,7 @@ def test_skinned_normals_light_like_the_same_rigid_transform(gl, tmp_path):
     from render_helpers import FixedCamera, render_plain
 
     from viewer import math3d
-    from viewer.render.camera import perspective
+    from viewer.math3d import perspective
 
     quad = np.array([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], np.float32)
     normals = np.tile(np.array([[0, 0, 1]], np.float32), (4, 1))

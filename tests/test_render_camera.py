@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from viewer import math3d
 from viewer.bounds import clip_bounds
 from viewer.pose import Pose
-from viewer.render.camera import OrbitCamera, gltf_camera, orthographic, perspective
+from viewer.math3d import perspective
+from viewer.render.camera import OrbitCamera, gltf_camera, orthographic
 from viewer.scene import load
 
 

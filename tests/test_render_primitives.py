@@ -73,7 +73,7 @@ def test_closed_double_sided_surface_seen_from_outside_looks_the_same_culled(gl,
     silhouette edges that the fill rule gives to the back face."""
     from render_helpers import FixedCamera
     from viewer import math3d
-    from viewer.render.camera import perspective
+    from viewer.math3d import perspective
 
     cam = FixedCamera(math3d.look_at([1.5, 1.2, 2.0], [0, 0, 0], [0, 1, 0]), perspective(0.8, 1.0, 0.1, 20.0))
     double = render_plain(gl, closed_cube_file(tmp_path / "d", True), cam, size=(96, 96), samples=4)
@@ -84,7 +84,7 @@ def test_closed_double_sided_surface_seen_from_outside_looks_the_same_culled(gl,
 def test_camera_inside_a_closed_double_sided_surface_sees_its_inside(gl, tmp_path):
     from render_helpers import FixedCamera
     from viewer import math3d
-    from viewer.render.camera import perspective
+    from viewer.math3d import perspective
 
     cam = FixedCamera(math3d.look_at([0, 0, 0.2], [0, 0, -1], [0, 1, 0]), perspective(1.0, 1.0, 0.01, 20.0))
     inside = render_plain(gl, closed_cube_file(tmp_path / "d", True), cam, size=(32, 32))

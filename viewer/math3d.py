@@ -146,11 +146,18 @@ def transform_points(m: np.ndarray, p: np.ndarray) -> np.ndarray:
     return np.einsum("...ij,...j->...i", m[..., :3, :3], p) + m[..., :3, 3]
 
 
-def perspective(fov_y: float, aspect: float, near: float, far: float) -> np.ndarray:
-    """OpenGL projection (math convention). pyrr builds it row-vector style; transposing makes it ours.
+def perspective(fov_y: float, aspect: float, near: float, far: float | None) -> np.ndarray:
+    """OpenGL projection (math convention); ``far=None`` is the infinite projection of glTF 2.0 §3.10.3.
 
-    Proven against the spec formula in tests/test_math3d.py.
+    pyrr builds the finite one row-vector style; transposing makes it ours. Both are proven against the
+    spec formulas in tests/test_math3d.py and tests/test_render_camera.py.
     """
+    if far is None:
+        f = 1.0 / np.tan(0.5 * fov_y)
+        m = np.zeros((4, 4))
+        m[0, 0], m[1, 1] = f / aspect, f
+        m[2, 2], m[2, 3], m[3, 2] = -1.0, -2.0 * near, -1.0
+        return m
     return np.asarray(_pyrr_m44.create_perspective_projection(np.degrees(fov_y), aspect, near, far),
                       dtype=np.float64).T
 

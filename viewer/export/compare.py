@@ -17,7 +17,7 @@ import numpy as np
 from viewer import compare
 from viewer.animation.clip import Clip
 from viewer.bounds import clip_bounds
-from viewer.compare_plot import draw_curves, draw_labels
+from viewer.export.plot import draw_curves, draw_labels
 from viewer.export.offscreen import Offscreen, View
 from viewer.render.compare_view import CompareView
 from viewer.scene import Scene

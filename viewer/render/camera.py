@@ -32,17 +32,6 @@ MIN_PLANE, MAX_PLANE = 1e-30, 1e30   # clip plane distances and orthographic mag
 MIN_DEPTH_RANGE = 1e-6               # far - near, relative to far: keeps the depth terms finite
 
 
-def perspective(fov_y: float, aspect: float, near: float, far: float | None) -> np.ndarray:
-    """OpenGL perspective projection; ``far=None`` is the infinite projection of glTF 2.0 §3.10.3."""
-    if far is not None:
-        return math3d.perspective(fov_y, aspect, near, far)
-    f = 1.0 / math.tan(0.5 * fov_y)
-    m = np.zeros((4, 4))
-    m[0, 0], m[1, 1] = f / aspect, f
-    m[2, 2], m[2, 3], m[3, 2] = -1.0, -2.0 * near, -1.0
-    return m
-
-
 def orthographic(xmag: float, ymag: float, near: float, far: float) -> np.ndarray:
     """glTF 2.0 §3.10.3 orthographic projection (xmag, ymag: half width and height)."""
     m = np.eye(4)
@@ -175,7 +164,7 @@ def safe_projection(c: Camera, aspect: float) -> np.ndarray:
     if far is not None:
         far = None if far > MAX_PLANE else max(far, near * (1.0 + MIN_DEPTH_RANGE))
     fov = min(max(c.yfov, MIN_FOV), math.pi - MIN_FOV)
-    return perspective(fov, min(max(aspect, 1.0 / F32_MAX), F32_MAX), near, far)
+    return math3d.perspective(fov, min(max(aspect, 1.0 / F32_MAX), F32_MAX), near, far)
 
 
 def _magnification(mag: float) -> float:
