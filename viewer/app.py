@@ -28,8 +28,9 @@ from viewer.bounds import clip_bounds
 from viewer.pose import Pose
 from viewer.render.camera import OrbitCamera
 from viewer.render.compare_view import CompareView
+from viewer.render.scene_view import SceneView, draw_scene_view
 from viewer.render.overlay_lines import OverlayLines, pick
-from viewer.render.renderer import Renderer, RenderOptions
+from viewer.render.renderer import Renderer
 from viewer.render.shaders import ProgramCache
 from viewer.scene import Scene, load
 from viewer.ui import keys
@@ -143,24 +144,13 @@ class ViewerApp(mglw.WindowConfig):
             self._posed = key
 
     def _draw_scene(self, fbo: moderngl.Framebuffer) -> None:
-        """The 3D picture in the part of ``fbo`` above the timeline bar, then the full viewport back for imgui."""
-        d = self.state.display
-        full = fbo.viewport
+        """The 3D picture in the part of ``fbo`` above the timeline bar (``render.scene_view``, as exports do)."""
+        s, d = self.state, self.state.display
         w, h = self.wnd.size
-        fbo.viewport = self.overlay.layout.scene_viewport() if self.state.display.overlay else (0, 0, w, h)
-        self.ctx.wireframe = d.wireframe
-        s = self.state
-        if d.compare:  # one pane per mode on one clock and camera
-            self.compare_view.draw(self.renderer, self.camera, fbo, (0, 0, w, self._view_height()), h, s.clip,
-                                   s.clock.t, s.compare_modes, RenderOptions(grid=d.grid), d.trails, s.selected_node,
-                                   d.ghosts)
-        else:
-            self.renderer.render(self.pose, self.camera, fbo, RenderOptions(grid=d.grid))
-        self.ctx.wireframe = False
-        if not d.compare:
-            self.lines.draw(self.pose, self.view_projection(), d.skeleton, d.bounds, s.selected_node)
-        fbo.viewport = full
-        fbo.use()
+        viewport = self.overlay.layout.scene_viewport() if d.overlay else (0, 0, w, h)
+        view = SceneView(s.clip, s.clock.t, s.compare_modes, s.selected_node, d)
+        draw_scene_view(self.ctx, fbo, viewport, h, self.renderer, self.compare_view, self.lines, self.pose,
+                        self.camera, view)
 
     def _view_height(self) -> int:
         """Pixels of window height the 3D view gets: all of it, less the bar when the overlay shows."""

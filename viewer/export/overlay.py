@@ -16,7 +16,9 @@ from viewer.animation.clip import Clip
 from viewer.bounds import clip_bounds
 from viewer.export.offscreen import Offscreen, View
 from viewer.playback.clock import Clock
+from viewer.render.compare_view import CompareView
 from viewer.render.overlay_lines import OverlayLines
+from viewer.render.scene_view import SceneView, draw_scene_view
 from viewer.scene import Scene
 from viewer.ui.overlay import Overlay
 from viewer.ui.state import ViewerState
@@ -59,6 +61,7 @@ class OverlayOffscreen(Offscreen):
             clock.play()
         self.overlay = Overlay(self.ctx, self.view.size)
         self.lines = OverlayLines(self.ctx, self.renderer.programs, scene)
+        self.panes = CompareView(self.ctx, self.renderer.programs, scene)  # unused until the overlay exports panes
         self._dt = 1.0 / look.fps
         self.overlay.frame(self.state, self.pose, self._dt)  # auto-sized panels take their size on frame one
         self._fit_above_bar()
@@ -77,22 +80,18 @@ class OverlayOffscreen(Offscreen):
         self.pose.set_time(self.clip, t, self.view.mode)
         self.state.clock.seek(t)
         self.overlay.frame(self.state, self.pose, self._dt)
-        fbo = self.target.fbo
-        full = fbo.viewport
-        fbo.viewport = self.overlay.layout.scene_viewport()
-        self.renderer.render(self.pose, self.camera, fbo, self.view.options)
-        _, _, w, h = fbo.viewport
-        view, proj = self.camera.matrices(self.pose, w / h)
-        d = self.state.display
-        self.lines.draw(self.pose, proj @ view, d.skeleton, d.bounds, self.state.selected_node if d.skeleton else None)
-        fbo.viewport = full
-        fbo.use()
+        d, fbo = self.state.display, self.target.fbo
+        d.grid = self.view.options.grid
+        view = SceneView(self.clip, t, selected=self.state.selected_node if d.skeleton else None, display=d)
+        draw_scene_view(self.ctx, fbo, self.overlay.layout.scene_viewport(), self.view.size[1], self.renderer,
+                        self.panes, self.lines, self.pose, self.camera, view, self.view.options)
         self.overlay.render()
         return self.target.read(components).copy()
 
     def release(self) -> None:
         self.overlay.release()
         self.lines.release()
+        self.panes.release()
         super().release()
 
 

@@ -11,40 +11,12 @@ from dataclasses import dataclass
 from viewer.animation.clip import Clip
 from viewer.animation.modes import MODES
 from viewer.playback.clock import Clock
+from viewer.render.scene_view import Display  # noqa: F401 — the toggles live with what they switch
 from viewer.compare import MAX_PANES, MIN_PANES
 from viewer.scene import Scene
 
 DEFAULT_FPS = 30.0
 DEFAULT_COMPARE = ("step", "linear", "catmull-rom")
-
-
-@dataclass
-class Display:
-    """Toggles of what is drawn.
-
-    Attributes:
-        overlay: the timeline and panels (H).
-        help: the key help window (?).
-        grid: the ground grid (G).
-        skeleton: joints and bones over the mesh (J).
-        wireframe: meshes as lines (W).
-        bounds: the posed scene's bounding box (B).
-        channels: the dope sheet expanded into one row per channel.
-        compare: the view split into one pane per compared mode (C).
-        trails: motion trails in the compare panes.
-        ghosts: the mesh at every key time, faded, in the compare panes.
-    """
-
-    overlay: bool = True
-    help: bool = False
-    grid: bool = True
-    skeleton: bool = False
-    wireframe: bool = False
-    bounds: bool = False
-    channels: bool = False
-    compare: bool = False
-    trails: bool = True
-    ghosts: bool = False
 
 
 class ViewerState:

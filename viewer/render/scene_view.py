@@ -1,0 +1,92 @@
+"""The 3D part of a viewer frame, composed once for the window and for exports with the overlay.
+
+What the window shows above its timeline bar — one pose, or one pane per interpolation mode, with the
+skeleton and bounds lines — is drawn here from plain settings, so ``app.py`` and
+``export/overlay.py`` compose the same picture through the same calls (the overlay itself is drawn
+by each caller on top: ``render/`` knows no imgui).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import moderngl
+
+from viewer.animation.clip import Clip
+from viewer.pose import Pose
+from viewer.render.compare_view import CompareView
+from viewer.render.overlay_lines import OverlayLines
+from viewer.render.renderer import Renderer, RenderOptions
+
+
+@dataclass
+class Display:
+    """Toggles of what is drawn (the window's keys flip them; ``ViewerState.display`` holds them).
+
+    Attributes:
+        overlay: the timeline and panels (H).
+        help: the key help window (?).
+        grid: the ground grid (G).
+        skeleton: joints and bones over the mesh (J).
+        wireframe: meshes as lines (W).
+        bounds: the posed scene's bounding box (B).
+        channels: the dope sheet expanded into one row per channel.
+        compare: the view split into one pane per compared mode (C).
+        trails: motion trails in the compare panes.
+        ghosts: the mesh at every key time, faded, in the compare panes.
+    """
+
+    overlay: bool = True
+    help: bool = False
+    grid: bool = True
+    skeleton: bool = False
+    wireframe: bool = False
+    bounds: bool = False
+    channels: bool = False
+    compare: bool = False
+    trails: bool = True
+    ghosts: bool = False
+
+
+@dataclass(frozen=True)
+class SceneView:
+    """What the 3D view shows this frame.
+
+    Attributes:
+        clip, t: the clip and its time (seconds); the pose given to ``draw_scene_view`` is set for them.
+        compare_modes: the panes' modes, used when ``display.compare`` is on.
+        selected: the node trails follow and the lines mark (None: no marker, trails follow every node).
+        display: the toggles (grid, skeleton, bounds, wireframe, compare, trails, ghosts).
+    """
+
+    clip: Clip | None
+    t: float
+    compare_modes: Sequence[str] = ()
+    selected: int | None = None
+    display: Display = field(default_factory=Display)
+
+
+def draw_scene_view(ctx: moderngl.Context, fbo: moderngl.Framebuffer, viewport: tuple[int, int, int, int],
+                    window_height: int, renderer: Renderer, panes: CompareView, lines: OverlayLines, pose: Pose,
+                    camera, view: SceneView, options: RenderOptions | None = None) -> None:
+    """Draw ``view`` into ``viewport`` (GL, origin bottom-left) of ``fbo``; leaves the full viewport bound."""
+    full = fbo.viewport
+    options = options or RenderOptions()
+    d = view.display
+    options = RenderOptions(**{**vars(options), "grid": d.grid})
+    fbo.viewport = viewport
+    ctx.wireframe = d.wireframe
+    try:
+        if d.compare and view.compare_modes:  # one pane per mode on one clock and camera; top-left origin
+            x, y, w, h = viewport
+            panes.draw(renderer, camera, fbo, (x, window_height - y - h, w, h), window_height, view.clip, view.t,
+                       view.compare_modes, options, d.trails, view.selected, d.ghosts)
+        else:
+            renderer.render(pose, camera, fbo, options)
+            ctx.wireframe = False
+            view_matrix, proj = camera.matrices(pose, viewport[2] / max(viewport[3], 1))
+            lines.draw(pose, proj @ view_matrix, d.skeleton, d.bounds, view.selected)
+    finally:
+        ctx.wireframe = False
+        fbo.viewport = full
+        fbo.use()
