@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from gltf_builder import GltfBuilder
 from viewer import compare
 from viewer.animation.modes import MODES
 from viewer.pose import Pose
@@ -156,3 +157,29 @@ def test_continuous_trails_have_no_jumps(irregular, mode):
 
     rows, strips, n_keys, n_markers = trail_vertices([tr], mode, 0.9)
     assert [count for _, count in strips] == [len(tr.times)] * len(tr.nodes)
+
+
+def test_trails_follow_the_nodes_that_move_most(tmp_path):
+    b = GltfBuilder()
+    for k in range(5):
+        b.add_node(translation=[float(k), 0, 0])
+    b.add_animation([dict(node=k, path="translation", times=[0, 1], values=[[k, 0, 0], [k, amp, 0]])
+                     for k, amp in enumerate([0.1, 5.0, 0.2, 3.0, 4.0])])
+    b.add_scene(list(range(5)))
+    scene = load(b.write_gltf(tmp_path, "five.gltf"))
+    assert compare.moving_nodes(scene, scene.clips[0]).tolist() == [1, 3, 4]
+    assert compare.moving_nodes(scene, scene.clips[0], most=10).tolist() == [0, 1, 2, 3, 4]
+
+
+def test_a_clip_that_drives_only_morph_weights_has_empty_trails(tmp_path):
+    b = GltfBuilder()
+    mesh = b.add_mesh(positions=[[0, 0, 0], [1, 0, 0], [0, 1, 0]], indices=[0, 1, 2],
+                      targets=[[[0, 0, 1], [0, 0, 1], [0, 0, 1]]], weights=[0.0])
+    b.add_node(mesh=mesh)
+    b.add_animation([dict(node=0, path="weights", times=[0, 1], values=[[0.0], [1.0]])])
+    b.add_scene([0])
+    scene = load(b.write_gltf(tmp_path, "morph_only.gltf"))
+    for mode in ("step", "linear", "catmull-rom"):
+        t = compare.trail(scene, scene.clips[0], mode)
+        assert t.points.shape[1] == 0 and t.jumps.shape[1] == 0
+    assert len(compare.moving_nodes(scene, scene.clips[0])) == 0

@@ -23,6 +23,7 @@ from viewer.pose import Pose
 from viewer.scene import Scene
 
 MIN_PANES, MAX_PANES = 2, 4
+DEFAULT_TRAILS = 3  # nodes followed by trails when none is selected
 TRAIL_SAMPLES = 240  # even samples over the clip, key times added (enough for a smooth polyline)
 # The one colour table of the modes (sRGB 0..1): trails, curve lines, pane labels and the dope sheet's
 # authored-interpolation rows all use it, so a mode looks the same everywhere.
@@ -148,12 +149,24 @@ def trail(scene: Scene, clip: Clip, mode: str, nodes: np.ndarray | None = None,
     key_index = np.searchsorted(times, clip.key_times)
     # The value an instant before each key: where it differs from the key's own value the path jumps.
     just_before = world_positions(scene, clip, np.nextafter(clip.key_times, -np.inf), mode)[:, nodes]
-    size = max(float(np.ptp(points.reshape(-1, 3), axis=0).max(initial=0.0)), 1e-9)
+    flat = points.reshape(-1, 3)  # no nodes at all when the clip drives only morph weights
+    size = max(float(np.ptp(flat, axis=0).max(initial=0.0)), 1e-9) if len(flat) else 1e-9
     jumped = np.linalg.norm(points[key_index] - just_before, axis=-1) > JUMP_TOLERANCE * size  # (M, K)
     jumps = np.zeros((len(times) - 1, len(nodes)), dtype=bool)
     inner = key_index > 0
     jumps[key_index[inner] - 1] = jumped[inner]
     return Trail(mode, nodes, times, points, clip.key_times.copy(), points[key_index], jumps)
+
+
+def moving_nodes(scene: Scene, clip: Clip, most: int = DEFAULT_TRAILS, samples: int = 64) -> np.ndarray:
+    """The ``most`` animated nodes whose world origins travel farthest over the clip (authored mode), in node
+    order: the default trails. Fox animates 21 nodes; 21 trails bury the mesh, three tell the motion."""
+    nodes = animated_nodes(scene, clip)
+    if len(nodes) <= most:
+        return nodes
+    path = world_positions(scene, clip, trail_times(clip, samples), "authored")[:, nodes]  # (F, K, 3)
+    travel = np.linalg.norm(np.diff(path, axis=0), axis=-1).sum(axis=0)
+    return np.sort(nodes[np.argsort(-travel, kind="stable")[:most]])
 
 
 def ghost_poses(scene: Scene, clip: Clip, mode: str) -> list[Pose]:

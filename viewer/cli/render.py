@@ -49,7 +49,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--ghosts", action="store_true", help="with --compare: the mesh at every key time, faded")
     p.add_argument("--curves", action="store_true", help="with --compare: plot the channel in every mode below")
     p.add_argument("--node", type=int, default=None, metavar="K",
-                   help="with --compare: node the trails and curves follow (default: every animated node)")
+                   help="with --compare: node the trails and curves follow (default: the three that move most)")
 
 
 def _pick_camera(scene, text: str):

@@ -43,11 +43,11 @@ class CompareView:
         return self.poses[mode]
 
     def trails(self, clip: Clip | None, modes: Sequence[str], node: int | None) -> list[compare.Trail]:
-        """Every mode's trail of ``node`` (None or a node the clip does not move: every animated node)."""
+        """Every mode's trail of ``node``; None or a node the clip does not move: the few that move most."""
         if clip is None:
             return []
         animated = compare.animated_nodes(self.scene, clip)
-        nodes = [node] if node is not None and node in animated else None
+        nodes = [node] if node is not None and node in animated else compare.moving_nodes(self.scene, clip)
         key = (clip.index, tuple(modes), None if nodes is None else node)
         if key != self._trails_key:
             self._trails = [compare.trail(self.scene, clip, m, nodes) for m in modes]
