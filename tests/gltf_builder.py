@@ -202,3 +202,14 @@ def minimal_animated() -> GltfBuilder:
     ], name="Anim")
     b.add_scene([0, 4])
     return b
+
+
+def morph_only() -> GltfBuilder:
+    """One triangle with one morph target, and a clip that drives only its weight (no node moves)."""
+    b = GltfBuilder()
+    mesh = b.add_mesh(positions=[[0, 0, 0], [1, 0, 0], [0, 1, 0]], indices=[0, 1, 2],
+                      targets=[[[0, 0, 1], [0, 0, 1], [0, 0, 1]]], weights=[0.0])
+    b.add_node(mesh=mesh)
+    b.add_animation([dict(node=0, path="weights", times=[0, 1], values=[[0.0], [1.0]])])
+    b.add_scene([0])
+    return b

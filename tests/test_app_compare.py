@@ -141,15 +141,9 @@ def test_ghosts_toggle_in_the_window_and_are_built_once(irregular):
 
 def test_compare_view_with_trails_on_a_morph_only_clip_plays(tmp_path):
     """A clip that drives only morph weights has no node to trail: the panes still play (it crashed)."""
-    from gltf_builder import GltfBuilder
+    from gltf_builder import morph_only
 
-    b = GltfBuilder()
-    mesh = b.add_mesh(positions=[[0, 0, 0], [1, 0, 0], [0, 1, 0]], indices=[0, 1, 2],
-                      targets=[[[0, 0, 1], [0, 0, 1], [0, 0, 1]]], weights=[0.0])
-    b.add_node(mesh=mesh)
-    b.add_animation([dict(node=0, path="weights", times=[0, 1], values=[[0.0], [1.0]])])
-    b.add_scene([0])
-    d = Driver(b.write_gltf(tmp_path, "morph_only.gltf"), compare=MODES3, paused=False)
+    d = Driver(morph_only().write_gltf(tmp_path, "morph_only.gltf"), compare=MODES3, paused=False)
     try:
         d.app.state.display.trails = True
         d.app.state.display.ghosts = True

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gltf_builder import GltfBuilder
+from gltf_builder import GltfBuilder, morph_only
 from viewer import compare
 from viewer.animation.modes import MODES
 from viewer.pose import Pose
@@ -172,13 +172,7 @@ def test_trails_follow_the_nodes_that_move_most(tmp_path):
 
 
 def test_a_clip_that_drives_only_morph_weights_has_empty_trails(tmp_path):
-    b = GltfBuilder()
-    mesh = b.add_mesh(positions=[[0, 0, 0], [1, 0, 0], [0, 1, 0]], indices=[0, 1, 2],
-                      targets=[[[0, 0, 1], [0, 0, 1], [0, 0, 1]]], weights=[0.0])
-    b.add_node(mesh=mesh)
-    b.add_animation([dict(node=0, path="weights", times=[0, 1], values=[[0.0], [1.0]])])
-    b.add_scene([0])
-    scene = load(b.write_gltf(tmp_path, "morph_only.gltf"))
+    scene = load(morph_only().write_gltf(tmp_path, "morph_only.gltf"))
     for mode in ("step", "linear", "catmull-rom"):
         t = compare.trail(scene, scene.clips[0], mode)
         assert t.points.shape[1] == 0 and t.jumps.shape[1] == 0
