@@ -213,3 +213,21 @@ def test_duplicate_channel_warnings_agree_on_the_winner(tmp_path):
     np.testing.assert_allclose(scene.clips[0].sample(1.0)[0, :3], [6, 6, 6])
     contradicting = [m for m in messages if "/channels/1" in m and "ignored" in m]
     assert not contradicting, f"warning says the winning channel is ignored: {contradicting}"
+
+
+@pytest.mark.parametrize("extras, names", [
+    ({"targetNames": ["a", "b"]}, ("a", "b")),
+    ({"targetNames": ["a"]}, ()),            # not one name per target
+    ({"targetNames": ["a", 2]}, ()),
+    ("just text", ()),                       # extras may hold anything
+    (None, ()),
+])
+def test_morph_target_names_come_from_extras_only_when_sound(tmp_path, extras, names):
+    b = GltfBuilder()
+    mesh = b.add_mesh(positions=[[0, 0, 0], [1, 0, 0], [0, 1, 0]], indices=[0, 1, 2],
+                      targets=[[[0, 0, 1]] * 3, [[0, 1, 0]] * 3], weights=[0.0, 0.0])
+    if extras is not None:
+        b.doc["meshes"][mesh]["extras"] = extras
+    b.add_node(mesh=mesh)
+    b.add_scene([0])
+    assert load(b.write_gltf(tmp_path)).meshes[0].target_names == names

@@ -50,3 +50,35 @@ def test_readout_says_a_node_is_not_drawn(far_file):
     finally:
         d.close()
     assert near == 0 and far > 50, (near, far)
+
+
+BAR_RGB = (230, 179, 0)  # imgui's progress-bar fill (PlotHistogram colour of the dark style)
+
+
+def _bar_rows(rgb: np.ndarray, x0: int) -> int:
+    """Horizontal bands of bar-coloured pixels right of ``x0``: one per filled weight bar."""
+    hit = (np.abs(rgb[:, x0:].astype(int) - BAR_RGB).max(axis=2) < 40).sum(axis=1) > 20
+    return int(np.count_nonzero(hit[1:] & ~hit[:-1]) + hit[0])
+
+
+def test_every_morph_weight_is_a_bar_with_its_target_name(tmp_path):
+    rng = np.random.default_rng(1)
+    b = GltfBuilder()
+    mesh = b.add_mesh(positions=[[0, 0, 0], [1, 0, 0], [0, 1, 0]], indices=[0, 1, 2],
+                      targets=[rng.normal(size=(3, 3)) * 0.1 for _ in range(8)], weights=[0.0] * 8)
+    names = ["smile", "blink_l", "blink_r", "jaw", "brow_up", "brow_dn", "puff", "squint"]
+    b.doc["meshes"][mesh]["extras"] = {"targetNames": names}
+    b.add_node(mesh=mesh)
+    at_one = [1.0, 0.5, 0.25, 0.0, 1.2, -0.3, 0.75, 0.9]  # six of eight fill their bar
+    b.add_animation([dict(node=0, path="weights", times=[0, 1], values=np.array([[0.0] * 8, at_one]).reshape(-1, 1))])
+    b.add_scene([0])
+    d = Driver(b.write_gltf(tmp_path, "eight.gltf"), size=(1280, 720))
+    try:
+        assert d.app.scene.meshes[0].target_names == tuple(names)
+        d.app.state.clock.seek(1.0)
+        d.app.state.selected_node = 0
+        d.frames(3, 0.0)
+        rgb = d.pixels()
+    finally:
+        d.close()
+    assert _bar_rows(rgb, 1000) == 6

@@ -43,6 +43,7 @@ class Mesh:
     name: str
     primitives: tuple[Primitive, ...]
     weights: np.ndarray  # default morph weights (targets,), zeros when the mesh gives none
+    target_names: tuple[str, ...] = ()  # ``extras.targetNames`` when the file gives one name per target
 
     @property
     def target_count(self) -> int:
@@ -153,7 +154,17 @@ def _mesh(doc: Document, index: int, mesh: dict) -> Mesh:
         prims.append(Primitive(attrs, indices, int(p.get("mode", 4)), p.get("material"), targets))
     count = len(prims[0].targets) if prims else 0
     weights = np.asarray(mesh.get("weights") or np.zeros(count), dtype=np.float64)
-    return Mesh(mesh.get("name") or f"mesh {index}", tuple(prims), weights)
+    return Mesh(mesh.get("name") or f"mesh {index}", tuple(prims), weights, _target_names(mesh, count))
+
+
+def _target_names(mesh: dict, count: int) -> tuple[str, ...]:
+    """``extras.targetNames`` (the de-facto convention of Blender and three.js), if it names every target;
+    extras may hold anything, so anything else is ignored."""
+    extras = mesh.get("extras")
+    names = extras.get("targetNames") if isinstance(extras, dict) else None
+    if isinstance(names, list) and len(names) == count and all(isinstance(n, str) for n in names):
+        return tuple(names)
+    return ()
 
 
 def _nodes(src: list[dict], meshes: tuple[Mesh, ...]) -> Nodes:

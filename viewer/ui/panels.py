@@ -21,6 +21,7 @@ MARGIN = 8
 READOUT_H = 190  # title bar, seven readout lines, separator
 EMPTY_READOUT_H = 70  # title bar, one line, separator
 TREE_ROW_H = 19
+WEIGHT_ROW_H = 21  # one morph weight bar
 PANEL_FLAGS = imgui.WindowFlags_.no_saved_settings | imgui.WindowFlags_.no_focus_on_appearing
 ONCE = imgui.Cond_.first_use_ever
 # A window's (x, y, w, h) in pixels as imgui reports it (floats); the one definition for every ui module
@@ -60,7 +61,9 @@ def draw_view_panel(state: ViewerState) -> FloatRect:
 def draw_node_panel(state: ViewerState, pose: Pose, width: int, bar_top: float) -> FloatRect:
     """Node tree (click to select) and the selected node's local T / R / S / weights now."""
     imgui.set_next_window_pos(imgui.ImVec2(width - PANEL_W - MARGIN, MARGIN), ONCE)
-    readout = EMPTY_READOUT_H if state.selected_node is None else READOUT_H
+    node = state.selected_node
+    weights = pose.weights[node] if node is not None else None
+    readout = EMPTY_READOUT_H if node is None else READOUT_H + WEIGHT_ROW_H * (len(weights) if weights is not None else 0)
     fits = readout + TREE_ROW_H * len(state.scene.nodes)  # tall enough for the tree, never over the bar
     imgui.set_next_window_size(imgui.ImVec2(PANEL_W, max(min(fits, bar_top - 2 * MARGIN), 120.0)))
     imgui.begin("Node", None, PANEL_FLAGS)
@@ -93,7 +96,22 @@ def _readout(state: ViewerState, pose: Pose) -> None:
     imgui.text(f"S  {_vec(pose.scale[node])}")
     weights = pose.weights[node]
     if weights is not None and len(weights):
-        imgui.text("W  " + _vec(weights))
+        _weight_bars(weights, _target_names(state, node))
+
+
+def _target_names(state: ViewerState, node: int) -> tuple[str, ...]:
+    mesh = state.scene.nodes.mesh[node]
+    return state.scene.meshes[mesh].target_names if mesh >= 0 else ()
+
+
+def _weight_bars(weights, names: tuple[str, ...]) -> None:
+    """Every morph weight as a labelled bar (0..1 filled; the number shows values outside it too)."""
+    for k, w in enumerate(weights):
+        label = names[k] if k < len(names) else f"w{k}"
+        imgui.text(f"{label[:10]:<10}")
+        imgui.same_line()
+        fraction = float(np.clip(np.nan_to_num(w), 0.0, 1.0))
+        imgui.progress_bar(fraction, imgui.ImVec2(-1.0, WEIGHT_ROW_H - 4), f"{w:.3f}")
 
 
 def _animated_paths(state: ViewerState, node: int) -> list[str]:
