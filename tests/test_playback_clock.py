@@ -669,3 +669,18 @@ def test_property_first_key_on_path_matches_walking_the_path(
     found = first_key_on_path(keys, t, direction, duration, mode)
     expected = first_key_by_walking(keys, t, direction, duration, mode)
     assert (None if found is None else tuple(found)) == expected
+
+
+def test_leaving_ping_pong_on_the_way_back_plays_forward_again():
+    c = Clock(duration=1.0, time_source=lambda: 0.0, loop_mode="pingpong")
+    c.play()
+    c.tick(1.5)  # out to the end and half way back
+    assert c.speed < 0 and c.t == pytest.approx(0.5)
+    c.cycle_loop_mode()  # pingpong → loop
+    assert c.loop_mode == "loop" and c.speed == 1.0
+    c.loop_mode = "pingpong"
+    c.tick(0.75)  # 0.5 → 1.0, then back to 0.75
+    assert c.speed < 0
+    c.reverse()  # Rev once since the forward start: the user asks for reverse play
+    c.loop_mode = "once"
+    assert c.speed == -1.0

@@ -94,6 +94,9 @@ class Clock:
         self._t = 0.0
         self._duration = at_least(duration, 0.0, "duration")
         self._speed = clamp_speed(speed)
+        # The direction the user asked for; ping-pong swings flip the speed's sign, and leaving ping-pong on
+        # the way back must not leave the clip playing in reverse.
+        self._chosen = 1 if self._speed > 0 else -1
         self.loop_mode = loop_mode
         self.frame_rate = frame_rate
         self.set_keys(keys)
@@ -145,6 +148,7 @@ class Clock:
     @speed.setter
     def speed(self, value: float) -> None:
         self._speed = clamp_speed(value)
+        self._chosen = 1 if self._speed > 0 else -1
 
     @property
     def direction(self) -> int:
@@ -160,6 +164,8 @@ class Clock:
     def loop_mode(self, mode: LoopMode) -> None:
         if mode not in LOOP_MODES:
             raise ValueError(f"loop mode must be one of {LOOP_MODES}, got {mode!r}")
+        if getattr(self, "_loop_mode", mode) == "pingpong" and mode != "pingpong":
+            self._speed = math.copysign(self._speed, self._chosen)
         self._loop_mode = mode
 
     @property
@@ -186,7 +192,7 @@ class Clock:
     def cycle_loop_mode(self) -> LoopMode:
         """Switch to the next loop mode (loop → once → pingpong → loop) and return it."""
         index = LOOP_MODES.index(self._loop_mode)
-        self._loop_mode = LOOP_MODES[(index + 1) % len(LOOP_MODES)]
+        self.loop_mode = LOOP_MODES[(index + 1) % len(LOOP_MODES)]
         return self._loop_mode
 
     def faster(self) -> float:
@@ -202,6 +208,7 @@ class Clock:
     def reverse(self) -> None:
         """Flip the direction of play, keeping the speed magnitude."""
         self._speed = -self._speed
+        self._chosen = -self._chosen
 
     def play(self) -> None:
         """Start advancing time from now; a ``"once"`` clip at its end starts over."""
