@@ -115,6 +115,7 @@ class ViewerApp(mglw.WindowConfig):
     def on_render(self, time: float, frame_time: float) -> None:
         state = self.state
         state.clock.tick(min(max(frame_time, 0.0), MAX_FRAME_DT))
+        state.note_frame(frame_time)
         self._pose_now()
         if state.display.overlay:
             self.overlay.frame(state, self.pose, frame_time)

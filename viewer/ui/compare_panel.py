@@ -54,8 +54,10 @@ def draw_compare_panel(state: ViewerState) -> FloatRect:
         if changed:
             state.set_pane(i, MODES[index])
         imgui.same_line()
+        imgui.begin_disabled(len(state.compare_modes) <= compare.MIN_PANES)  # comparing needs two
         if imgui.small_button(f"remove##pane{i}"):
             remove = i
+        imgui.end_disabled()
     if remove is not None:
         state.remove_pane(remove)
     if len(state.compare_modes) < compare.MAX_PANES and imgui.button("add pane"):

@@ -101,9 +101,13 @@ def _controls(state: ViewerState, lay: tl.Layout) -> FloatRect:
         clock.seek(t)
     lo, hi = imgui.get_item_rect_min(), imgui.get_item_rect_max()
     field = (lo.x, lo.y, hi.x - lo.x, hi.y - lo.y)
-    if state.message:
+    if state.frame_seconds > 0.0:
         imgui.same_line()
-        imgui.text_colored(imgui.ImVec4(0.95, 0.75, 0.45, 1.0), state.message)
+        imgui.text_disabled(f"{1.0 / state.frame_seconds:4.0f} fps")
+    message = state.message
+    if message:
+        imgui.same_line()
+        imgui.text_colored(imgui.ImVec4(0.95, 0.75, 0.45, 1.0), message)
     return field
 
 

@@ -6,6 +6,8 @@ key map write it. Scene GPU resources are not here: a reload swaps ``scene`` and
 """
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
 
 from viewer.animation.clip import Clip
@@ -18,6 +20,8 @@ from viewer.scene import Scene
 DEFAULT_FPS = 30.0
 DEFAULT_COMPARE = ("step", "linear", "catmull-rom")
 
+
+MESSAGE_SECONDS = 6.0
 
 class ViewerState:
     """The viewer's editable state for one loaded scene.
@@ -46,9 +50,26 @@ class ViewerState:
         """Channel the curve window plots (None: the selected node's first)."""
         self.curve_euler = True
         """Rotation curves as Euler degrees (else quaternion components)."""
-        self.message = ""
-        """One line shown in the bar: the last error or saved screenshot."""
+        self._message, self._message_at = "", -math.inf
+        self.clock_source = time.monotonic  # real seconds, for how long a message stays (tests replace it)
+        self.frame_seconds = 0.0
+        """Real seconds per drawn frame, smoothed (the bar shows it as fps)."""
         self.select_clip(clip_index if scene.clips else 0)
+
+    @property
+    def message(self) -> str:
+        """One line shown in the bar — the last error, opened file or saved screenshot — for
+        ``MESSAGE_SECONDS`` after it was set; then empty (a "saved …" that never leaves reads as stuck)."""
+        return self._message if self.clock_source() - self._message_at < MESSAGE_SECONDS else ""
+
+    @message.setter
+    def message(self, text: str) -> None:
+        self._message, self._message_at = text, self.clock_source()
+
+    def note_frame(self, dt: float) -> None:
+        """Fold one frame's real duration (seconds) into ``frame_seconds`` (a 10-frame moving average)."""
+        if dt > 0.0 and math.isfinite(dt):
+            self.frame_seconds = dt if self.frame_seconds <= 0.0 else 0.9 * self.frame_seconds + 0.1 * dt
 
     @property
     def clip(self) -> Clip | None:
