@@ -92,7 +92,7 @@ def test_display_toggles(state):
 
 
 def test_commands_come_back_to_the_app(state):
-    assert press(state, "ESCAPE") == "quit"
+    assert press(state, "ESCAPE") == "back"
     assert press(state, "R") == "reload"
     assert press(state, "P") == "screenshot"
     assert press(state, "F") == "frame"
@@ -138,3 +138,41 @@ def test_a_file_without_animations(tmp_path):
     state.clock.tick(1.0)
     assert state.clock.t == 0.0
     assert state.title() == "animview — triangle.gltf — no animation"
+
+
+def test_esc_closes_the_help_it_shows_before_it_reaches_the_app(state):
+    state.display.help = True
+    assert press(state, "ESCAPE") is None and not state.display.help
+    assert press(state, "ESCAPE") == "back"  # nothing left to close: the app closes a popup or quits
+    state.display.help, state.display.overlay = True, False  # help hidden with the overlay: not on screen
+    assert press(state, "ESCAPE") == "back"
+
+
+def test_one_action_per_press_whether_the_key_or_the_character_names_it():
+    s = keys.Shortcuts(HeadlessKeys)
+    # pyglet: Shift+"=" is the key PLUS (bound to nothing), then "+": the character acts
+    assert s.press("PLUS", True) == [] and s.char("+") == ["faster"] and s.flush() == []
+    # glfw: Shift+"=" is EQUAL with shift, then "+": one action, the character's
+    assert s.press("EQUAL", True) == [] and s.char("+") == ["faster"] and s.flush() == []
+    assert s.press("SLASH", True) == [] and s.char("?") == ["help"]
+    # numpad: codes no Keys class names, then the character
+    assert s.press(65451, False) == [] and s.char("+") == ["faster"]
+    assert s.press(65453, False) == [] and s.char("-") == ["slower"]
+    # a window that sends no characters (the headless tests): the key acts at the next key event or frame
+    assert s.press("MINUS", False) == [] and s.flush() == ["slower"] and s.flush() == []
+    assert s.press("EQUAL", False) == [] and s.press("RIGHT", False) == ["faster", "next_key"]
+    # a key that acted keeps its character from acting again (glfw, German layout: Shift+7 types "/")
+    assert s.char("/") == []
+    assert s.press("NUMBER_7", True) == ["clip_7"] and s.char("/") == []
+    # the character decides: a "-" typed on the key glfw calls SLASH is slower, not help
+    assert s.press("SLASH", False) == [] and s.char("-") == ["slower"] and s.flush() == []
+    assert s.press("MINUS", False) == [] and s.char("ß") == [] and s.flush() == []
+    # characters with no key before them (pyglet's auto-repeat) act; others do nothing
+    assert s.char("+") == ["faster"] and s.char("+") == ["faster"] and s.char("g") == []
+
+
+def test_character_bindings_name_known_actions_and_the_help_lists_them():
+    assert set(keys.CHAR_BINDINGS.values()) <= set(keys.ACTIONS)
+    assert {"+", "-", "?"} <= set(keys.CHAR_BINDINGS)
+    listed = " ".join(k for k, _ in keys.HELP)
+    assert all(c in listed for c in "+-?")

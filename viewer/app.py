@@ -4,9 +4,10 @@ One frame (``on_render``): the clock advances by the frame's real time, the pose
 the overlay builds its UI (which may seek, switch clip or mode — the pose is then set again so the
 picture never lags the playhead), the renderer draws the pose, the skeleton / bounds lines and the overlay
 go on top; in compare view (C, ``--compare``) the 3D view is split into one pane per mode on the same
-clock and camera (``render.compare_view``). Input: the overlay sees every event; keys run shortcuts
-unless an imgui text field is typing; mouse buttons drive the camera (left orbit, right / middle pan, wheel zoom, click picks a node) unless
-the pointer is on the overlay. The same object runs under a real window and moderngl-window's headless
+clock and camera (``render.compare_view``). Input: the overlay sees every event; keys and typed
+characters run shortcuts (``keys.Shortcuts``: one action per press) unless an imgui text field is
+typing; mouse buttons drive the camera (left orbit, right / middle pan, wheel zoom, click picks a node)
+unless the pointer is on the overlay. The same object runs under a real window and moderngl-window's headless
 one (tests call ``on_render`` and the ``on_*`` events with synthetic values).
 """
 from __future__ import annotations
@@ -91,7 +92,7 @@ class ViewerApp(mglw.WindowConfig):
         self.quit_requested = False
         self.screenshots: list[Path] = []
         self.programs = ProgramCache(ctx)
-        self.keymap = keys.resolve_keymap(wnd.keys)
+        self.shortcuts = keys.Shortcuts(wnd.keys)
         self.imgui_keys = imgui_keymap(wnd.keys)
         wnd.exit_key = None  # Esc is a shortcut here, so it can cancel an imgui text edit instead
         self.overlay = Overlay(ctx, wnd.size)
@@ -114,6 +115,7 @@ class ViewerApp(mglw.WindowConfig):
     # --- the frame ---------------------------------------------------------------------------------
     def on_render(self, time: float, frame_time: float) -> None:
         state = self.state
+        self._run(self.shortcuts.flush())  # a "=" / "-" / "/" press that typed no character acts now
         state.clock.tick(min(max(frame_time, 0.0), MAX_FRAME_DT))
         state.note_frame(frame_time)
         self._pose_now()
@@ -237,25 +239,33 @@ class ViewerApp(mglw.WindowConfig):
         self.overlay.modifiers(modifiers.shift, modifiers.ctrl, modifiers.alt)
         if key in self.imgui_keys and (typing or not down):  # releases always, so no key sticks down
             self.overlay.key(self.imgui_keys[key], down)
-        if typing or not down:
+        if typing:
             return
-        name = self.keymap.get((key, bool(modifiers.shift)))
-        if name is not None:
+        self._run(self.shortcuts.press(key, modifiers.shift) if down else self.shortcuts.flush())
+
+    def on_unicode_char_entered(self, char: str) -> None:
+        typing = self.state.display.overlay and self.overlay.typing
+        self.overlay.char(char)
+        if not typing:  # "+", "?", numpad "+" / "-": shortcuts by the character typed
+            self._run(self.shortcuts.char(char))
+
+    def _run(self, actions: list[str]) -> None:
+        for name in actions:
             self.run_command(keys.apply(name, self.state))
 
     def run_command(self, command: str | None) -> None:
-        """Carry out what ``keys.apply`` handed back: quit, reload, screenshot, frame."""
-        if command == "quit":
-            self.quit_requested = True
+        """Carry out what ``keys.apply`` handed back: Esc's close-or-quit, reload, screenshot, frame."""
+        if command == "back":  # help is closed by now (keys.apply); an open dropdown goes next
+            if self.state.display.overlay and self.overlay.popup_open:
+                self.overlay.close_popups()
+            else:
+                self.quit_requested = True
         elif command == "reload":
             self.open(self.scene.path, keep_view=True)
         elif command == "screenshot":
             self._screenshot_pending = True
         elif command == "frame":
             self.frame_scene()
-
-    def on_unicode_char_entered(self, char: str) -> None:
-        self.overlay.char(char)
 
     def on_mouse_position_event(self, x: int, y: int, dx: int, dy: int) -> None:
         self._pointer = (x, y)

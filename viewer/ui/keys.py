@@ -6,7 +6,13 @@ is running. moderngl-window's ``headless`` window defines no key codes (every at
 so there a key's code is its name: tests send ``"SPACE"``, ``"RIGHT"``…
 
 Actions that only change playback or display state are applied here; the ones that need the window or
-the GPU (quit, reload, screenshot, frame the scene) come back to the app as a command string.
+the GPU (Esc's close-or-quit, reload, screenshot, frame the scene) come back to the app as a command string.
+
+Some shortcuts are characters, not keys: "+" is Shift+"=" on a US layout, and pyglet then reports the key
+``PLUS``, not ``EQUAL`` (its codes are the layout's keysyms; glfw's are the US key under the finger);
+numpad +/- have codes moderngl-window's ``Keys`` classes do not name. So ``+ - = ? /`` also follow the
+character typed (``CHAR_BINDINGS``), and ``Shortcuts`` makes sure one press runs one action although a
+window reports it twice: a key event, then a character event.
 """
 from __future__ import annotations
 
@@ -25,7 +31,7 @@ BINDINGS: tuple[tuple[str, bool | None, str], ...] = (
     ("RIGHT", True, "next_frame"),
     ("HOME", SHIFT_ANY, "home"),
     ("END", SHIFT_ANY, "end"),
-    ("EQUAL", SHIFT_ANY, "faster"),  # "+" is Shift+"=" on US layouts; "=" alone works too
+    ("EQUAL", SHIFT_ANY, "faster"),  # for windows that send no characters; the character typed wins
     ("MINUS", SHIFT_ANY, "slower"),
     *((f"NUMBER_{n}", SHIFT_ANY, f"clip_{n}") for n in range(1, 10)),
     ("L", SHIFT_ANY, "cycle_loop"),
@@ -40,8 +46,14 @@ BINDINGS: tuple[tuple[str, bool | None, str], ...] = (
     ("P", SHIFT_ANY, "screenshot"),
     ("R", SHIFT_ANY, "reload"),
     ("SLASH", SHIFT_ANY, "help"),  # "?" is Shift+"/"
-    ("ESCAPE", SHIFT_ANY, "quit"),
+    ("ESCAPE", SHIFT_ANY, "back"),
 )
+
+CHAR_BINDINGS: dict[str, str] = {"+": "faster", "=": "faster", "-": "slower", "?": "help", "/": "help"}
+"""Typed characters → actions (the main keys, the numpad's, and any layout's way of typing them)."""
+
+CHAR_KEYS = ("EQUAL", "MINUS", "SLASH")
+"""Keys whose binding waits for the character they type: that character decides (German "-" is glfw's SLASH)."""
 
 HELP: tuple[tuple[str, str], ...] = (
     ("Space", "play / pause"),
@@ -61,11 +73,18 @@ HELP: tuple[tuple[str, str], ...] = (
     ("drag on the ruler", "scrub; click a key tick to go to it"),
     ("left / right drag, wheel", "orbit / pan, zoom; click a joint to select it"),
     ("?", "this help"),
-    ("Esc", "quit"),
+    ("Esc", "close help or a dropdown, else quit"),
 )
 
-COMMANDS = ("quit", "reload", "screenshot", "frame")
-"""Actions the app carries out itself (they need the window, the file system or the GPU)."""
+COMMANDS = ("back", "reload", "screenshot", "frame")
+"""Actions the app carries out itself (they need the window, the file system or the GPU). "back" (Esc)
+reaches the app only when no help shows; it closes an open imgui popup, else quits."""
+
+
+def key_code(keys_cls: type, name: str) -> object:
+    """The code of key ``name`` in a ``Keys`` class; the name itself where the class leaves it "undefined"."""
+    code = getattr(keys_cls, name, "undefined")
+    return name if code == "undefined" else code
 
 
 def resolve_keymap(keys_cls: type) -> dict[tuple[object, bool], str]:
@@ -76,9 +95,7 @@ def resolve_keymap(keys_cls: type) -> dict[tuple[object, bool], str]:
     """
     table: dict[tuple[object, bool], str] = {}
     for name, shift, action in BINDINGS:
-        code = getattr(keys_cls, name, "undefined")
-        if code == "undefined":
-            code = name
+        code = key_code(keys_cls, name)
         for s in ((False, True) if shift is SHIFT_ANY else (shift,)):
             table[(code, s)] = action
     return table
@@ -123,7 +140,59 @@ def apply(action: str, state: ViewerState) -> str | None:
     Raises:
         KeyError: an unknown action name.
     """
+    if action == "back" and state.display.help and state.display.overlay:
+        state.display.help = False  # Esc closes what is on screen before it quits
+        return None
     if action in COMMANDS:
         return action
     ACTIONS[action](state)
     return None
+
+
+class Shortcuts:
+    """One window's key presses and typed characters → actions, one action per press.
+
+    Windows report a press as a key event and then, for a printable key, a character event (pyglet, glfw
+    and SDL all do, in that order, before the release). A key bound in ``BINDINGS`` acts at once and the
+    character of the same press is ignored; a key in ``CHAR_KEYS`` waits for its character, which acts in
+    its place (``flush`` runs the key's action when none came: the next key event or frame); a key bound to
+    nothing leaves its character free to act. Characters with no key press before them (pyglet's
+    auto-repeat, synthetic input) act too.
+
+    Args:
+        keys_cls: the window's moderngl-window ``Keys`` class.
+    """
+
+    def __init__(self, keys_cls: type) -> None:
+        self.table = resolve_keymap(keys_cls)
+        self._waiting_codes = {key_code(keys_cls, name) for name in CHAR_KEYS}
+        self._pending: str | None = None  # a CHAR_KEYS press's action, until its character arrives
+        self._char = "act"  # what the next character does: "act", "ignore" (its key acted), "replace"
+
+    def press(self, code: object, shift: bool) -> list[str]:
+        """Actions to run now for a key going down (or repeating)."""
+        run = self.flush()
+        action = self.table.get((code, bool(shift)))
+        if action is None:
+            self._char = "act"
+        elif code in self._waiting_codes:
+            self._pending, self._char = action, "replace"
+        else:
+            run.append(action)
+            self._char = "ignore"
+        return run
+
+    def char(self, text: str) -> list[str]:
+        """Actions to run now for a typed character."""
+        mode, self._char = self._char, "act"
+        if mode == "ignore":
+            return []
+        self._pending = None
+        action = CHAR_BINDINGS.get(text)
+        return [action] if action is not None else []
+
+    def flush(self) -> list[str]:
+        """The waiting key action, when its press typed no character (call on key release and every frame)."""
+        run = [self._pending] if self._pending is not None else []
+        self._pending = None
+        return run

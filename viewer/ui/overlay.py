@@ -66,6 +66,7 @@ class Overlay:
         self.widgets: dict[str, FloatRect] = {}
         """Named rectangles of last frame's widgets ("bar", "time_field"), window pixels."""
         self._popup_open = False
+        self._close_popups = False
         self._released = False
 
     def _use(self) -> imgui.IO:
@@ -111,6 +112,20 @@ class Overlay:
         return bool(self._use().want_text_input)
 
     @property
+    def popup_open(self) -> bool:
+        """True while last frame left an imgui popup open (a combo's list): Esc closes it before quitting."""
+        return self._popup_open
+
+    def close_popups(self) -> None:
+        """Close open popups at the start of the next frame, before any window is built (not mid-frame).
+
+        The viewer leaves imgui's keyboard navigation off (arrows and Space are shortcuts), so imgui's
+        own Esc handling, which is part of it, never runs: Esc asks here instead.
+        """
+        self._close_popups = True
+        self._popup_open = False
+
+    @property
     def rects(self) -> list[FloatRect]:
         """(x, y, w, h) window rectangles of last frame's overlay windows."""
         return list(self._rects)
@@ -133,6 +148,9 @@ class Overlay:
         io = self._use()
         io.delta_time = max(float(dt), 1e-4)
         imgui.new_frame()
+        if self._close_popups:
+            self._close_popups = False
+            imgui.internal.close_popups_except_modals()
         clip = state.clip
         rows = len(clip.channels) if clip is not None and state.display.channels else 0
         width, height = self.size
