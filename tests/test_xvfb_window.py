@@ -126,16 +126,10 @@ def playhead_x(shot: np.ndarray, row: int) -> float:
 def test_real_window_under_xvfb(display):
     path = model_path()
     clip = load(path).clips[0]
-    env = dict(os.environ, DISPLAY=display)
-    env.pop("WAYLAND_DISPLAY", None)
-    app = subprocess.Popen([sys.executable, "-m", "viewer", str(path), "--window", "pyglet",
-                            "--size", f"{SIZE[0]}x{SIZE[1]}"], cwd=REPO_ROOT, env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    env, app = start_viewer(display, path)
     screen = Screen(display)
     try:
-        wid = wait_for_window(env, app)
-        geo = dict(line.split("=") for line in xdotool(env, "getwindowgeometry", "--shell", wid).split())
-        wx, wy, w, h = (int(geo[k]) for k in ("X", "Y", "WIDTH", "HEIGHT"))
+        wid, (wx, wy, w, h) = window_geometry(env, app)
         assert (w, h) == SIZE
         lay = timeline.layout(w, h, clip.duration)  # the bar as the viewer lays it out (collapsed dope sheet)
         shot = lambda: screen.grab(wx, wy, w, h)  # noqa: E731
@@ -185,15 +179,9 @@ def test_real_window_under_xvfb(display):
         time.sleep(0.4)
         assert np.array_equal(still(f), still(shot())), "it plays after a drag that began paused"
 
-        xdotool(env, "key", "Escape")
-        out, err = app.communicate(timeout=30)
-        assert app.returncode == 0, err
-        assert "Traceback" not in err, err
+        quit_with_escape(env, app)
     finally:
-        screen.close()
-        if app.poll() is None:
-            app.kill()
-            app.wait()
+        close(screen, app)
 
 
 def test_typed_shortcuts_and_esc_under_xvfb(display):
@@ -207,16 +195,11 @@ def test_typed_shortcuts_and_esc_under_xvfb(display):
     probe = Driver(path, size=SIZE)  # where the clip combo sits: the overlay lays out the same in any window
     fx, fy, fw, fh = probe.app.overlay.widgets["time_field"]
     probe.close()
-    env = dict(os.environ, DISPLAY=display)
-    env.pop("WAYLAND_DISPLAY", None)
-    app = subprocess.Popen([sys.executable, "-m", "viewer", str(path), "--window", "pyglet", "--paused",
-                            "--size", f"{SIZE[0]}x{SIZE[1]}"], cwd=REPO_ROOT, env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    env, app = start_viewer(display, path, "--paused")
     screen = Screen(display)
     try:
-        wid = wait_for_window(env, app)
-        geo = dict(line.split("=") for line in xdotool(env, "getwindowgeometry", "--shell", wid).split())
-        wx, wy, w, h = (int(geo[k]) for k in ("X", "Y", "WIDTH", "HEIGHT"))
+        wid, (wx, wy, w, h) = window_geometry(env, app)
+
         def shot() -> np.ndarray:
             rgb = screen.grab(wx, wy, w, h)
             rgb[int(fy) - 2: int(fy + fh) + 3, int(fx + fw):] = 0  # the fps readout
@@ -257,12 +240,39 @@ def test_typed_shortcuts_and_esc_under_xvfb(display):
         assert not np.array_equal(click_combo(), bar_focused), "the clip dropdown did not open"
         closed = after("Escape")
         assert np.array_equal(closed, bar_focused) and app.poll() is None, "Esc did not just close the dropdown"
-        xdotool(env, "key", "--window", wid, "Escape")
-        out, err = app.communicate(timeout=30)
-        assert app.returncode == 0, err
-        assert "Traceback" not in err, err
+        quit_with_escape(env, app, "--window", wid)
     finally:
-        screen.close()
-        if app.poll() is None:
-            app.kill()
-            app.wait()
+        close(screen, app)
+
+
+def quit_with_escape(env: dict, app: subprocess.Popen, *where: str) -> None:
+    """Esc from the bare view: the viewer exits with status 0 and no traceback."""
+    xdotool(env, "key", *where, "Escape")
+    _, err = app.communicate(timeout=30)
+    assert app.returncode == 0, err
+    assert "Traceback" not in err, err
+
+
+def close(screen, app: subprocess.Popen) -> None:
+    """Release the screen grabber and make sure the viewer is gone, whatever the test did."""
+    screen.close()
+    if app.poll() is None:
+        app.kill()
+        app.wait()
+
+
+def start_viewer(display: str, path, *options: str) -> tuple[dict, subprocess.Popen]:
+    """``animview FILE`` in a real pyglet window on ``display``; the environment and the process."""
+    env = dict(os.environ, DISPLAY=display)
+    env.pop("WAYLAND_DISPLAY", None)
+    app = subprocess.Popen([sys.executable, "-m", "viewer", str(path), "--window", "pyglet", *options,
+                            "--size", f"{SIZE[0]}x{SIZE[1]}"], cwd=REPO_ROOT, env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return env, app
+
+
+def window_geometry(env: dict, app: subprocess.Popen) -> tuple[str, tuple[int, int, int, int]]:
+    """The viewer's X window id and its (x, y, width, height) on the screen, once it is mapped."""
+    wid = wait_for_window(env, app)
+    geo = dict(line.split("=") for line in xdotool(env, "getwindowgeometry", "--shell", wid).split())
+    return wid, tuple(int(geo[k]) for k in ("X", "Y", "WIDTH", "HEIGHT"))
