@@ -118,11 +118,12 @@ class Driver:
         return np.frombuffer(data, np.uint8).reshape(h, w, 3)[::-1].copy()
 
     def view_pixels(self) -> np.ndarray:
-        """The 3D view only: above the bar, with the panels blacked out (their readouts change with time)."""
+        """The 3D view only: above the bar, left of the panel column, anything drawn over it blacked out."""
         rgb = self.pixels()
         for x, y, w, h in self.app.overlay.rects:
             rgb[max(int(y), 0): int(y + h) + 1, max(int(x), 0): int(x + w) + 1] = 0
-        return rgb[: int(self.layout.top)]
+        _, _, view_w, view_h = self.layout.scene_viewport()
+        return rgb[:view_h, :view_w]
 
     def close(self) -> None:
         self.app.release()

@@ -51,12 +51,12 @@ def test_c_toggles_compare_view_and_panel(irregular):
     d = irregular
     d.clock.seek(0.9)
     d.frame(0.0)
-    split, panels = d.view_pixels(), len(d.app.overlay.rects)
+    split = d.view_pixels()
     d.key("C")
     assert not d.app.state.display.compare
-    assert len(d.app.overlay.rects) == panels - 2  # the Compare and Curves windows went away with the panes
     assert not np.array_equal(d.view_pixels(), split)
     d.key("C")
+    d.frame(0.0)  # the column's auto-sized panels settle on their second frame
     assert d.app.state.display.compare
     assert np.array_equal(d.view_pixels(), split)
 
@@ -106,16 +106,23 @@ def test_view_rejects_bad_compare(capsys, bad):
     assert len(capsys.readouterr().err.splitlines()) == 1
 
 
-def test_curve_window_plots_and_a_click_seeks(irregular):
-    d = irregular
-    d.app.state.select_node(0)
-    d.clock.seek(0.9)
-    d.frame(0.0)
-    assert d.app.state.curve_channel == 0
-    x, y, w, h = d.app.overlay.rects[-1]  # the Curves window comes last
-    assert w > 300 and h > 150
-    d.click(x + 0.8 * w, y + h - 40)  # inside the lower plot, right of the playhead
-    assert 0.9 < d.clock.t <= 3.0
+def test_curve_section_plots_and_a_click_seeks():
+    d = Driver(demo("irregular.gltf"), size=(1280, 1000), compare=MODES3)  # tall enough to show the plots
+    try:
+        d.app.state.select_node(0)
+        d.clock.seek(0.9)
+        d.frames(2, 0.0)
+        assert d.app.state.curve_channel == 0
+        plots = d.app.overlay.widgets["curve_plots"]
+        assert plots
+        x, y, w, h = plots[-1]  # the lower plot, in the docked column right of the 3D view
+        assert w > 200 and h > 40 and x >= d.layout.scene_viewport()[2]
+        d.click(x + 0.8 * w, y + h / 2)  # inside it, right of the playhead
+        assert 0.9 < d.clock.t <= 3.0
+        d.key("C")
+        assert not d.app.overlay.widgets["curve_plots"]  # the Curves section went away with the panes
+    finally:
+        d.close()
 
 
 def test_ghosts_toggle_in_the_window_and_are_built_once(irregular):

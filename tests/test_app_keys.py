@@ -39,7 +39,7 @@ def test_plus_and_question_typed_as_characters(d):
     d.wnd.unicode_char_entered_func("?")  # a character alone, as a window's auto-repeat sends it
     d.frame(0.0)
     assert d.app.state.display.help
-    assert len(d.app.overlay.rects) == 4  # the help window is drawn
+    assert len(d.app.overlay.rects) == 3  # bar, panel column, and the help window
 
 
 def test_pyglet_and_glfw_presses_act_once(d):
@@ -92,7 +92,7 @@ def test_esc_closes_help_then_quits(d):
     assert d.app.state.display.help
     d.key("ESCAPE")
     assert not d.app.state.display.help and not d.app.quit_requested
-    assert len(d.app.overlay.rects) == 3
+    assert len(d.app.overlay.rects) == 2
     d.key("ESCAPE")
     assert d.app.quit_requested
 

@@ -164,10 +164,10 @@ def test_toggles_help_and_quit(irregular):
     d.key("G")
     assert not d.app.state.display.grid
     d.key("SLASH", shift=True)
-    assert d.app.state.display.help and len(d.app.overlay.rects) == 4
+    assert d.app.state.display.help and len(d.app.overlay.rects) == 3  # bar, column, help
     d.key("H")
     assert not d.app.state.display.overlay
-    assert d.app._view_height() == d.wnd.size[1]  # the 3D view takes the whole window
+    assert tuple(d.app._view_size()) == tuple(d.wnd.size)  # the 3D view takes the whole window
     full = d.pixels()
     assert full[-5:].std() > 0  # bar gone: the bottom rows show the scene, not the flat bar
     d.key("ESCAPE")

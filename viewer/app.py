@@ -155,9 +155,12 @@ class ViewerApp(mglw.WindowConfig):
         draw_scene_view(self.ctx, fbo, viewport, h, self.renderer, self.compare_view, self.lines, self.pose,
                         self.camera, view)
 
-    def _view_height(self) -> int:
-        """Pixels of window height the 3D view gets: all of it, less the bar when the overlay shows."""
-        return self.overlay.layout.scene_viewport()[3] if self.state.display.overlay else self.wnd.size[1]
+    def _view_size(self) -> tuple[int, int]:
+        """Pixels the 3D view gets: the whole window, less the bar and the panel column when they show."""
+        if self.state.display.overlay:
+            _, _, w, h = self.overlay.layout.scene_viewport()
+            return w, h
+        return self.wnd.size
 
     def _panes(self) -> int:
         """Panes the 3D view is split into now (1 outside compare view)."""
@@ -165,7 +168,8 @@ class ViewerApp(mglw.WindowConfig):
 
     def _aspect(self) -> float:
         """Width / height of (the first pane of) the 3D view: the camera is fitted to it."""
-        _, _, w, h = pane_rects(self._panes(), self.wnd.size[0], max(self._view_height(), 1))[0]
+        view_w, view_h = self._view_size()
+        _, _, w, h = pane_rects(self._panes(), view_w, max(view_h, 1))[0]
         return w / max(h, 1)
 
     def view_projection(self) -> np.ndarray:
@@ -303,7 +307,7 @@ class ViewerApp(mglw.WindowConfig):
         """The node shown nearest window point (x, y): in the 3D view, or in the compare pane clicked."""
         if self.state.display.compare:
             return self.compare_view.pick(x, y, self.state.compare_modes)
-        size = (self.wnd.size[0], self._view_height())
+        size = self._view_size()
         return pick(self.pose.world, np.arange(len(self.scene.nodes)), self.view_projection(), size, x, y)
 
     def on_mouse_scroll_event(self, x_offset: float, y_offset: float) -> None:

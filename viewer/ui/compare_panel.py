@@ -11,13 +11,9 @@ from imgui_bundle import imgui
 
 from viewer import compare
 from viewer.animation.modes import MODES
-from viewer.ui.panels import FloatRect, window_rect
+from viewer.ui.panels import FloatRect
 from viewer.ui.state import ViewerState
 
-PANEL_W = 470
-MARGIN = 8
-PANEL_Y = 215  # under the View panel
-PANEL_FLAGS = imgui.WindowFlags_.no_saved_settings | imgui.WindowFlags_.no_focus_on_appearing
 
 
 def _color(mode: str, alpha: float = 1.0) -> imgui.ImVec4:
@@ -39,11 +35,8 @@ def draw_pane_labels(rects, modes) -> None:
             draw.add_line(imgui.ImVec2(x, y), imgui.ImVec2(x + w, y), imgui.get_color_u32(imgui.ImVec4(0.3, 0.32, 0.36, 1)), 2)
 
 
-def draw_compare_panel(state: ViewerState) -> FloatRect:
-    """Pane controls, trails toggle and the per-mode readout; returns the window's rectangle."""
-    imgui.set_next_window_pos(imgui.ImVec2(MARGIN, PANEL_Y), imgui.Cond_.first_use_ever)
-    imgui.set_next_window_size(imgui.ImVec2(PANEL_W, 0), imgui.Cond_.always)
-    imgui.begin("Compare", None, PANEL_FLAGS)
+def compare_section(state: ViewerState) -> None:
+    """Pane controls, trails and ghosts toggles, and the per-mode readout."""
     _, state.display.trails = imgui.checkbox("trails", state.display.trails)
     imgui.same_line()
     _, state.display.ghosts = imgui.checkbox("ghosts", state.display.ghosts)
@@ -64,9 +57,6 @@ def draw_compare_panel(state: ViewerState) -> FloatRect:
         state.add_pane()
     imgui.separator()
     _readout(state)
-    rect = window_rect()
-    imgui.end()
-    return rect
 
 
 def _readout(state: ViewerState) -> None:

@@ -11,15 +11,12 @@ import numpy as np
 from imgui_bundle import imgui, implot
 
 from viewer import compare
-from viewer.ui.panels import FloatRect, window_rect
+from viewer.ui.panels import FloatRect
 from viewer.ui.state import ViewerState
 
-WINDOW_W = 470
 PLOT_H = 95
-MARGIN = 8
 PLAYHEAD = imgui.ImVec4(1.0, 0.63, 0.16, 1.0)
 KEY = imgui.ImVec4(1.0, 1.0, 1.0, 1.0)
-FLAGS = imgui.WindowFlags_.no_saved_settings | imgui.WindowFlags_.no_focus_on_appearing
 _CURVES: list[tuple[object, int, str, compare.Series]] = []  # recent (clip, channel, mode, series), newest first
 CACHED = 8
 
@@ -43,19 +40,17 @@ def default_channel(state: ViewerState) -> int:
     return (moving or rows or [0])[0]
 
 
-def draw_curve_window(state: ViewerState, width: int, bar_top: float) -> FloatRect | None:
-    """The Curves window at the bottom right of the 3D view; None when there is no clip."""
+def curves_section(state: ViewerState) -> list[FloatRect]:
+    """The selected channel in every compared mode, one plot per moving component; returns the plots'
+    window rectangles (a click in one seeks)."""
     clip = state.clip
     if clip is None or not clip.channels:
-        return None
+        imgui.text_disabled("no animation")
+        return []
     if state.curve_channel is None or state.curve_channel >= len(clip.channels):
         state.curve_channel = default_channel(state)
-    imgui.set_next_window_pos(imgui.ImVec2(width - MARGIN, bar_top - MARGIN), imgui.Cond_.first_use_ever,
-                              imgui.ImVec2(1.0, 1.0))
-    imgui.set_next_window_size(imgui.ImVec2(WINDOW_W, 0), imgui.Cond_.always)
-    imgui.begin("Curves", None, FLAGS)
     labels = [state.channel_label(c) for c in range(len(clip.channels))]
-    imgui.set_next_item_width(260)
+    imgui.set_next_item_width(-110)  # the rest of the column, less the label and the Euler box
     _, state.curve_channel = imgui.combo("channel", state.curve_channel, labels)
     rotation = clip.channels[state.curve_channel].path == "rotation"
     if rotation:
@@ -69,17 +64,13 @@ def draw_curve_window(state: ViewerState, width: int, bar_top: float) -> FloatRe
     series = {m: c.components(rotation and state.curve_euler, " deg") for m, c in curves.items()}
     names = next(iter(series.values()))[2]
     shown = compare.moving_components(np.concatenate([s[0] for s in series.values()]))
-    for k in shown:
-        _plot(state, names[k], k, curves, series)
-    rect = window_rect()
-    imgui.end()
-    return rect
+    return [rect for k in shown if (rect := _plot(state, names[k], k, curves, series)) is not None]
 
 
-def _plot(state: ViewerState, name: str, k: int, curves, series) -> None:
+def _plot(state: ViewerState, name: str, k: int, curves, series) -> FloatRect | None:
     flags = implot.Flags_.no_title | implot.Flags_.no_menus | implot.Flags_.no_box_select | implot.Flags_.no_legend
     if not implot.begin_plot(f"##{name}", imgui.ImVec2(-1, PLOT_H), flags):
-        return
+        return None
     implot.setup_axes("", name, implot.AxisFlags_.auto_fit, implot.AxisFlags_.auto_fit)
     for mode, curve in curves.items():
         values, key_values, _ = series[mode]
@@ -94,4 +85,6 @@ def _plot(state: ViewerState, name: str, k: int, curves, series) -> None:
         state.clock.seek(t)
     elif implot.is_plot_hovered() and imgui.is_mouse_clicked(0):
         state.clock.seek(float(implot.get_plot_mouse_pos().x))
+    pos, size = implot.get_plot_pos(), implot.get_plot_size()
     implot.end_plot()
+    return pos.x, pos.y, size.x, size.y

@@ -16,7 +16,7 @@ from moderngl_window.integrations.imgui_bundle import ModernGLRenderer
 
 from viewer.compare import pane_rects
 from viewer.pose import Pose
-from viewer.ui import compare_panel, curve_view, dope_sheet, panels
+from viewer.ui import compare_panel, dock, dope_sheet, panels
 from viewer.ui import timeline as tl
 from viewer.ui.panels import FloatRect
 from viewer.ui.state import ViewerState
@@ -61,7 +61,7 @@ class Overlay:
         style.set_color_(imgui.Col_.window_bg, imgui.ImVec4(0.09, 0.10, 0.12, 0.92))
         self.size = (int(size[0]), int(size[1]))
         self.renderer = ModernGLRenderer(ctx=ctx, display_size=self.size)
-        self.layout = tl.layout(self.size[0], self.size[1], 0.0)
+        self.layout = tl.layout(self.size[0], self.size[1], 0.0, 0, tl.side_width(self.size[0]))
         self._rects: list[FloatRect] = []
         self.widgets: dict[str, FloatRect] = {}
         """Named rectangles of last frame's widgets ("bar", "time_field"), window pixels."""
@@ -154,17 +154,15 @@ class Overlay:
         clip = state.clip
         rows = len(clip.channels) if clip is not None and state.display.channels else 0
         width, height = self.size
-        self.layout = tl.layout(width, height, state.clock.duration, rows)
+        side_w = int(min(state.side_w or tl.side_width(width), 0.6 * width))
+        self.layout = tl.layout(width, height, state.clock.duration, rows, side_w)
         self.widgets = dope_sheet.draw_bar(state, self.layout)
-        rects = [self.widgets["bar"], panels.draw_view_panel(state),
-                 panels.draw_node_panel(state, pose, width, self.layout.top)]
+        column, self.widgets["curve_plots"] = dock.draw_column(state, pose, self.layout)
+        rects = [self.widgets["bar"], column]
         if state.display.compare:
-            compare_panel.draw_pane_labels(pane_rects(len(state.compare_modes), width, int(self.layout.top)),
+            view_w = self.layout.scene_viewport()[2]
+            compare_panel.draw_pane_labels(pane_rects(len(state.compare_modes), view_w, int(self.layout.top)),
                                            state.compare_modes)
-            rects.append(compare_panel.draw_compare_panel(state))
-            curves = curve_view.draw_curve_window(state, width, self.layout.top)
-            if curves is not None:
-                rects.append(curves)
         help_rect = panels.draw_help(state, width, height)
         if help_rect is not None:
             rects.append(help_rect)

@@ -1,4 +1,5 @@
-"""The side panels: display toggles (top left), node tree and readout (top right), key help (centre).
+"""Sections of the docked column (``dock.py`` stacks them): display toggles, node readout and tree; and the
+key help window (centre).
 
 The readout shows the selected node's *local* values at the current time as the pose holds them:
 translation, rotation as a quaternion [x, y, z, w] and as intrinsic X-Y-Z Euler angles in degrees,
@@ -16,14 +17,9 @@ from viewer.scene import Nodes
 from viewer.ui.keys import HELP
 from viewer.ui.state import ViewerState
 
-PANEL_W = 290
-MARGIN = 8
-READOUT_H = 190  # title bar, seven readout lines, separator
-EMPTY_READOUT_H = 70  # title bar, one line, separator
 TREE_ROW_H = 19
 WEIGHT_ROW_H = 21  # one morph weight bar
 PANEL_FLAGS = imgui.WindowFlags_.no_saved_settings | imgui.WindowFlags_.no_focus_on_appearing
-ONCE = imgui.Cond_.first_use_ever
 # A window's (x, y, w, h) in pixels as imgui reports it (floats); the one definition for every ui module
 # (the core's whole-pixel rectangles are ``compare.PixelRect``).
 FloatRect = tuple[float, float, float, float]
@@ -35,11 +31,9 @@ def window_rect() -> FloatRect:
     return pos.x, pos.y, size.x, size.y
 
 
-def draw_view_panel(state: ViewerState) -> FloatRect:
+def view_section(state: ViewerState) -> None:
     """Checkboxes for skeleton, wireframe, grid, bounds and the interpolation mode every channel is sampled
-    with ("authored": each sampler's own); returns the window's rectangle."""
-    imgui.set_next_window_pos(imgui.ImVec2(MARGIN, MARGIN), ONCE)
-    imgui.begin("View", None, PANEL_FLAGS | imgui.WindowFlags_.always_auto_resize)
+    with ("authored": each sampler's own)."""
     d = state.display
     _, d.skeleton = imgui.checkbox("skeleton (J)", d.skeleton)
     _, d.wireframe = imgui.checkbox("wireframe (W)", d.wireframe)
@@ -53,30 +47,19 @@ def draw_view_panel(state: ViewerState) -> FloatRect:
         state.mode = MODES[index]
     if imgui.button("help (?)"):
         d.help = not d.help
-    rect = window_rect()
-    imgui.end()
-    return rect
 
 
-def draw_node_panel(state: ViewerState, pose: Pose, width: int, bar_top: float) -> FloatRect:
-    """Node tree (click to select) and the selected node's local T / R / S / weights now."""
-    imgui.set_next_window_pos(imgui.ImVec2(width - PANEL_W - MARGIN, MARGIN), ONCE)
-    node = state.selected_node
-    weights = pose.weights[node] if node is not None else None
-    readout = EMPTY_READOUT_H if node is None else READOUT_H + WEIGHT_ROW_H * (len(weights) if weights is not None else 0)
-    fits = readout + TREE_ROW_H * len(state.scene.nodes)  # tall enough for the tree, never over the bar
-    imgui.set_next_window_size(imgui.ImVec2(PANEL_W, max(min(fits, bar_top - 2 * MARGIN), 120.0)))
-    imgui.begin("Node", None, PANEL_FLAGS)
+def node_section(state: ViewerState, pose: Pose, tree_rows: int) -> None:
+    """The selected node's local T / R / S / weights now, and the node tree (click to select), at most
+    ``tree_rows`` rows tall (it scrolls)."""
     _readout(state, pose)
     imgui.separator()
-    if imgui.begin_child("##tree"):
+    rows = min(len(state.scene.nodes), tree_rows)
+    if imgui.begin_child("##tree", imgui.ImVec2(0, TREE_ROW_H * rows + 6)):
         nodes = state.scene.nodes
         for root in _children(nodes)[-1]:
             _tree(state, nodes, root)
     imgui.end_child()
-    rect = window_rect()
-    imgui.end()
-    return rect
 
 
 def _readout(state: ViewerState, pose: Pose) -> None:

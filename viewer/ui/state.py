@@ -52,6 +52,8 @@ class ViewerState:
         """Rotation curves as Euler degrees (else quaternion components)."""
         self._message, self._message_at = "", -math.inf
         self.clock_source = time.monotonic  # real seconds, for how long a message stays (tests replace it)
+        self.side_w: int | None = None
+        """Width of the docked panel column once the user dragged it (None: a share of the window)."""
         self.frame_seconds = 0.0
         """Real seconds per drawn frame, smoothed (the bar shows it as fps)."""
         self.select_clip(clip_index if scene.clips else 0)

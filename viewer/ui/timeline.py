@@ -28,6 +28,7 @@ PAD = 4
 MAX_ROWS = 8
 LABEL_W = 190
 MARGIN = 14
+SIDE_MIN_W, SIDE_MAX_W = 300, 440  # the docked panel column
 MIN_TICK_GAP_PX = 64  # labelled ticks at least this far apart
 TICK_PICK_PX = 5  # a click this close to a key tick selects it
 
@@ -74,6 +75,7 @@ class Layout:
         controls_y, ruler_y, summary_y, rows_y: top edge of each band.
         rows_h: height of the channel rows band (0 when collapsed).
         ruler: the time ↔ x map, shared by the ruler, the summary row and the channel rows.
+        side_w: width of the panel column docked at the right of the 3D view (0: none).
     """
 
     width: int
@@ -85,6 +87,7 @@ class Layout:
     rows_y: float
     rows_h: float
     ruler: Ruler
+    side_w: int = 0
 
     def in_bar(self, x: float, y: float) -> bool:
         """True when window point (x, y) is on the bar (so the 3D view must not take it)."""
@@ -95,9 +98,9 @@ class Layout:
         return self.ruler_y <= y < self.ruler_y + RULER_H and self.ruler.x0 <= x <= self.ruler.x1
 
     def scene_viewport(self) -> tuple[int, int, int, int]:
-        """GL viewport (x, y from the bottom, w, h) of the 3D view: the window above the bar."""
+        """GL viewport (x, y from the bottom, w, h) of the 3D view: above the bar, left of the panel column."""
         top = int(min(max(self.top, 1), self.height))
-        return 0, self.height - top, self.width, top
+        return 0, self.height - top, max(self.width - self.side_w, 1), top
 
     def ruler_point(self, t: float) -> tuple[int, int]:
         """Integer window point on the ruler's middle line at clip time ``t``, for aiming synthetic input.
@@ -112,7 +115,12 @@ def bar_height(visible_rows: int) -> float:
     return PAD + CONTROLS_H + RULER_H + ROW_H + visible_rows * ROW_H + PAD
 
 
-def layout(width: int, height: int, duration: float, channel_rows: int = 0) -> Layout:
+def side_width(width: int) -> int:
+    """The panel column's width for a window ``width`` pixels wide: about 30 %, within [300, 440]."""
+    return int(min(max(0.3 * width, SIDE_MIN_W), SIDE_MAX_W, 0.5 * width))
+
+
+def layout(width: int, height: int, duration: float, channel_rows: int = 0, side_w: int = 0) -> Layout:
     """The bar's geometry for a window of ``width`` × ``height`` pixels.
 
     Args:
@@ -129,7 +137,7 @@ def layout(width: int, height: int, duration: float, channel_rows: int = 0) -> L
     rows_y = summary_y + ROW_H
     x1 = max(width - MARGIN, LABEL_W + 1)
     return Layout(width, height, top, controls_y, ruler_y, summary_y, rows_y, rows * ROW_H,
-                  Ruler(float(LABEL_W), float(x1), float(duration)))
+                  Ruler(float(LABEL_W), float(x1), float(duration)), side_w)
 
 
 def nice_step(min_seconds: float) -> float:
