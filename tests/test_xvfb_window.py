@@ -133,7 +133,7 @@ def test_real_window_under_xvfb(display):
         assert (w, h) == SIZE
         lay = timeline.layout(w, h, clip.duration)  # the bar as the viewer lays it out (collapsed dope sheet)
         shot = lambda: screen.grab(wx, wy, w, h)  # noqa: E731
-        view = lambda s: s[: int(lay.top) - 1, 340:620]  # noqa: E731  the 3D view between the side panels
+        view = lambda s: s[: int(lay.top) - 1, : w - timeline.side_width(w)]  # noqa: E731  the 3D view, left of the column
 
         deadline = time.monotonic() + 30
         while shot().std() < 5:  # the first frames are on screen
