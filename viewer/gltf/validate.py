@@ -19,7 +19,7 @@ import sys
 import warnings
 from pathlib import Path
 
-from viewer.errors import GltfError, GltfWarning, pointer
+from viewer.errors import GltfError, GltfWarning, pointer, shorten
 from viewer.gltf import validate_animation, validate_data, validate_mesh, validate_scene
 from viewer.gltf.accessors import AccessorReader
 from viewer.gltf.resources import FileAccess
@@ -199,5 +199,4 @@ def _json_type(value: object) -> str:
 
 
 def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return shorten(repr(value), 40)
