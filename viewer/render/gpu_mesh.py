@@ -41,7 +41,7 @@ class GpuPrimitive:
     """
 
     def __init__(self, ctx: moderngl.Context, programs: ProgramCache, primitive: Primitive,
-                 material: Material) -> None:
+                 material: Material, closed_cache: dict | None = None) -> None:
         self.ctx = ctx
         self.programs = programs
         self.source = primitive
@@ -60,15 +60,29 @@ class GpuPrimitive:
             self.delta_lo = deltas.min(axis=1) if deltas is not None else np.zeros((0, 3))
             self.delta_hi = deltas.max(axis=1) if deltas is not None else np.zeros((0, 3))
             self.closed = (material.alpha_mode == "OPAQUE" and material.double_sided and not self.skinned
-                           and self.data.kind == "triangles"
-                           and closed_outward(pos, self.data.indices if self.data.indices is not None
-                                              else np.arange(len(pos)), deltas))
+                           and self.data.kind == "triangles" and self._closed(closed_cache, deltas))
         self.mode = GL_MODE[self.data.kind]
         self._buffers = {name: ctx.buffer(arr.tobytes()) for name, arr in self.data.attributes.items()}
         idx = self.data.indices
         self._index_buffer = ctx.buffer(idx.tobytes()) if idx is not None and len(idx) else None
         self.count = len(idx) if idx is not None else self.data.vertex_count
         self._vaos: dict[tuple[bool, bool, bool], tuple[moderngl.Program, moderngl.VertexArray]] = {}
+
+    def _closed(self, cache: dict | None, deltas: np.ndarray | None) -> bool:
+        """``closed_outward`` of this primitive's triangles, found once per geometry in ``cache``: primitives
+        that share their POSITION, indices and target accessors (a file drawing one sphere in 100
+        materials) share the answer. The scene's accessor arrays are read-only and cached per accessor, so
+        their identities name the geometry; the entry keeps them alive so no identity is reused."""
+        src = self.source
+        arrays = (src.attributes["POSITION"], src.indices, *(t.get("POSITION") for t in src.targets))
+        key = (src.mode, *map(id, arrays))
+        if cache is not None and key in cache:
+            return cache[key][0]
+        pos, idx = self.data.attributes["in_position"], self.data.indices
+        closed = closed_outward(pos, idx if idx is not None else np.arange(len(pos)), deltas)
+        if cache is not None:
+            cache[key] = (closed, arrays)
+        return closed
 
     def defines(self, skinned: bool, debug_ids: bool = False, instanced: bool = False) -> dict[str, str]:
         """The shader #defines of this primitive drawn skinned or not (a primitive with joints on a node
@@ -140,8 +154,9 @@ class GpuScene:
 
     def __init__(self, ctx: moderngl.Context, programs: ProgramCache, scene: Scene) -> None:
         self.materials = MaterialLibrary(ctx, scene)
+        closed: dict = {}  # geometry → closed_outward, shared by primitives drawing the same accessors
         self.meshes = [
-            [GpuPrimitive(ctx, programs, p, self.materials.get(p.material)) for p in mesh.primitives
+            [GpuPrimitive(ctx, programs, p, self.materials.get(p.material), closed) for p in mesh.primitives
              if "POSITION" in p.attributes]
             for mesh in scene.meshes
         ]
