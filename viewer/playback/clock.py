@@ -17,6 +17,10 @@ All times are seconds (float). Rules chosen where the brief left a choice:
   the key down cannot spin round a looping clip.
 * ``step_frames()`` and ``seek()`` clamp to the clip and never wrap.
 * A duration of 0 (single-key clips) keeps ``t`` at 0.
+* A loop range (in / out points, ``set_in`` / ``set_out``) narrows play to [in, out]: every loop mode,
+  pause-at-keys, Home / End and ``play()`` from the end work inside it as they do on the whole clip, and
+  playing from a time outside it starts at its in point (its out point in reverse). Seeking and scrubbing
+  may still go anywhere in the clip, so the range can be moved while looking at the rest.
 """
 from __future__ import annotations
 
@@ -106,6 +110,7 @@ class Clock:
         self._last_real: float | None = None  # time source reading at the last update / play
         self._scrubbing = False
         self._resume_after_scrub = False
+        self._range: tuple[float, float] | None = None
 
     @property
     def t(self) -> float:
@@ -181,6 +186,8 @@ class Clock:
         """Set the clip length in seconds (when the clip changes) and clamp ``t`` into it."""
         self._duration = at_least(duration, 0.0, "duration")
         self._t = min(self._t, self._duration)
+        if self._range is not None:  # keep what still fits (another clip ticked on), else play it all
+            self.set_range(*self._range)
 
     def set_keys(self, times: Iterable[float]) -> None:
         """Replace the key times (seconds) used by key stepping and pause-at-keys.
@@ -188,6 +195,41 @@ class Clock:
         The caller picks them: every channel of the clip, or one channel. They are sorted here.
         """
         self._keys = tuple(sorted(finite(x, "key time") for x in times))
+
+    @property
+    def range(self) -> tuple[float, float] | None:
+        """The loop range (in, out) in seconds, or None: play runs over the whole clip."""
+        return self._range
+
+    @property
+    def span(self) -> tuple[float, float]:
+        """The times play runs between: the loop range, else (0, duration)."""
+        return self._range if self._range is not None else (0.0, self._duration)
+
+    def set_range(self, t_in: float, t_out: float) -> bool:
+        """Loop between ``t_in`` and ``t_out`` seconds (clamped to the clip); a range shorter than
+        ``KEY_EPSILON`` or covering the whole clip clears it. Returns whether a range is set."""
+        lo = min(max(finite(t_in, "in point"), 0.0), self._duration)
+        hi = min(max(finite(t_out, "out point"), 0.0), self._duration)
+        whole = lo <= KEY_EPSILON and hi >= self._duration - KEY_EPSILON
+        self._range = (lo, hi) if hi - lo > KEY_EPSILON and not whole else None
+        return self._range is not None
+
+    def set_in(self, t: float | None = None) -> bool:
+        """In point at ``t`` (the playhead when omitted); an out point before it moves to the clip's end."""
+        lo = self._t if t is None else t
+        hi = self.span[1]
+        return self.set_range(lo, hi if hi > lo + KEY_EPSILON else self._duration)
+
+    def set_out(self, t: float | None = None) -> bool:
+        """Out point at ``t`` (the playhead when omitted); an in point after it moves to the clip's start."""
+        hi = self._t if t is None else t
+        lo = self.span[0]
+        return self.set_range(lo if lo < hi - KEY_EPSILON else 0.0, hi)
+
+    def clear_range(self) -> None:
+        """Play the whole clip again."""
+        self._range = None
 
     def cycle_loop_mode(self) -> LoopMode:
         """Switch to the next loop mode (loop → once → pingpong → loop) and return it."""
@@ -212,9 +254,10 @@ class Clock:
 
     def play(self) -> None:
         """Start advancing time from now; a ``"once"`` clip at its end starts over."""
-        end_of_play = self._duration if self.direction > 0 else 0.0
+        lo, hi = self.span
+        end_of_play = hi if self.direction > 0 else lo
         if self._loop_mode == "once" and abs(self._t - end_of_play) <= KEY_EPSILON:
-            self._t = self._duration - end_of_play
+            self._t = hi if self.direction < 0 else lo
         self._resume()
 
     def pause(self) -> None:
@@ -259,17 +302,23 @@ class Clock:
         return self._t
 
     def _advance(self, distance: float) -> None:
-        """Move ``distance`` clip seconds along the path, stopping on a key if asked to."""
+        """Move ``distance`` clip seconds along the path inside the play span, stopping on a key if asked to.
+
+        The rules work on [0, length]: the span's in point is their 0.
+        """
+        lo, hi = self.span
+        if not lo - KEY_EPSILON <= self._t <= hi + KEY_EPSILON:  # outside the loop range: enter it
+            self._t = lo if self.direction > 0 else hi
+        t, length = min(max(self._t - lo, 0.0), hi - lo), hi - lo
         if self.pause_at_keys:
-            stop = first_key_on_path(
-                self._keys, self._t, self.direction, self._duration, self._loop_mode
-            )
+            keys = [k - lo for k in self._keys if lo - KEY_EPSILON <= k <= hi + KEY_EPSILON]
+            stop = first_key_on_path(keys, t, self.direction, length, self._loop_mode)
             if stop is not None and stop.distance <= distance + KEY_EPSILON:
-                self._land(stop.t, stop.direction)
+                self._land(lo + stop.t, stop.direction)
                 self._playing = False
                 return
-        landing = travel(self._t, self.direction, distance, self._duration, self._loop_mode)
-        self._land(landing.t, landing.direction)
+        landing = travel(t, self.direction, distance, length, self._loop_mode)
+        self._land(lo + landing.t, landing.direction)
         if landing.at_end:
             self._playing = False
 
@@ -283,12 +332,12 @@ class Clock:
         self._t = min(max(finite(t, "t"), 0.0), self._duration)
 
     def home(self) -> None:
-        """Go to the start of the clip (t = 0)."""
-        self.seek(0.0)
+        """Go to the start of play: the loop range's in point, else t = 0."""
+        self.seek(self.span[0])
 
     def end(self) -> None:
-        """Go to the end of the clip (t = duration)."""
-        self.seek(self._duration)
+        """Go to the end of play: the loop range's out point, else t = duration."""
+        self.seek(self.span[1])
 
     def next_key(self) -> float:
         """Pause; go to the nearest key after ``t`` (beyond ``KEY_EPSILON``), or stay; return t."""
