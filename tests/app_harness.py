@@ -101,6 +101,13 @@ class Driver:
         self.wnd._handle_mouse_button_state_change(button, False)
         self.wnd.mouse_release_event_func(x, y, button)
 
+    def scroll(self, x: float, y: float, notches: float) -> None:
+        """The wheel turned ``notches`` (positive: away from the user) with the pointer at (x, y)."""
+        self.move(x, y)
+        self.frame(0.0)
+        self.wnd.mouse_scroll_event_func(0.0, float(notches))
+        self.frame(0.0)
+
     def click(self, x: float, y: float, button: int = 1) -> None:
         """Move there, press, release, with a frame after each step (as a person's click arrives)."""
         self.move(x, y)

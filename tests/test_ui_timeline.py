@@ -46,8 +46,39 @@ def test_expanded_rows_grow_the_bar_up_to_max_rows():
     collapsed = tl.layout(1280, 720, 4.0)
     six = tl.layout(1280, 720, 4.0, channel_rows=6)
     many = tl.layout(1280, 720, 4.0, channel_rows=57)
-    assert collapsed.top - six.top == 6 * tl.ROW_H and six.rows_h == 6 * tl.ROW_H
+    assert collapsed.top - six.top == tl.TOOLS_H + 6 * tl.ROW_H and six.rows_h == 6 * tl.ROW_H
+    assert six.rows_y == six.tools_y + tl.TOOLS_H
     assert many.rows_h == tl.MAX_ROWS * tl.ROW_H
+    empty = tl.layout(1280, 720, 4.0, channel_rows=0, expanded=True)  # a filter that leaves no row
+    assert empty.rows_h == 0 and collapsed.top - empty.top == tl.TOOLS_H
+
+
+def test_zoom_keeps_the_time_under_the_pointer():
+    r = tl.layout(1280, 720, 4.0).ruler
+    x = 700.0
+    t = r.time_at(x)
+    for factor in (2.0, 3.0, 1.5):
+        view = tl.zoom(r, factor, x)
+        r = tl.layout(1280, 720, 4.0, view=view).ruler
+        assert r.time_at(x) == pytest.approx(t, abs=1e-12)
+    assert r.span == pytest.approx(4.0 / 9.0)
+    assert tl.zoom(r, 1 / 100, x) is None  # all the way out: the whole clip again
+    deep = tl.layout(1280, 720, 4.0, view=tl.zoom(r, 1e6, x)).ruler
+    assert deep.span == pytest.approx(tl.MIN_VIEW_SECONDS)
+
+
+def test_zoom_at_an_end_stays_inside_the_clip_and_pan_moves_by_pixels():
+    r = tl.layout(1280, 720, 4.0).ruler
+    view = tl.zoom(r, 4.0, r.x0)
+    assert view == pytest.approx((0.0, 1.0))
+    r = tl.layout(1280, 720, 4.0, view=view).ruler
+    panned = tl.pan(r, -(r.x1 - r.x0) / 2)  # drag left by half the ruler: half a view later
+    assert panned == pytest.approx((0.5, 1.5))
+    assert tl.pan(r, 10_000) == pytest.approx((0.0, 1.0))  # cannot pan before the start
+    zoomed = tl.layout(1280, 720, 4.0, view=(0.5, 1.5)).ruler
+    ticks = tl.ticks(zoomed, 30.0)
+    assert ticks[0].t >= 0.5 - 1e-9 and ticks[-1].t <= 1.5 + 1e-9 and any(k.major for k in ticks)
+    assert tl.visible_keys([0.0, 0.4, 0.5, 1.0, 1.6], zoomed) == (2, 4)
 
 
 def test_ruler_point_round_trips_to_the_seek_time():

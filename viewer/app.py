@@ -25,6 +25,8 @@ import numpy as np
 from viewer.playback.clock import Clock
 from viewer.compare import pane_rects
 from viewer.errors import GltfError
+from viewer.export.view_frames import ViewFrames
+from viewer.export.writers import write_clip
 from viewer.bounds import clip_bounds
 from viewer.pose import Pose
 from viewer.render.camera import OrbitCamera
@@ -55,7 +57,7 @@ class ViewOptions:
         time: start time in seconds.
         mode: interpolation mode.
         fps: frame rate of frame stepping and the ruler's frame numbers.
-        screenshot_dir: where P saves PNGs.
+        screenshot_dir: where P saves PNGs and E saves GIFs.
         compare: modes of the compare panes (2–4); given, the viewer starts in compare view (C toggles).
         allow_outside_folder: files opened may name buffers and images outside their folder tree.
     """
@@ -91,6 +93,7 @@ class ViewerApp(mglw.WindowConfig):
         self.options = options
         self.quit_requested = False
         self.screenshots: list[Path] = []
+        self.exports: list[Path] = []
         self.programs = ProgramCache(ctx)
         self.shortcuts = keys.Shortcuts(wnd.keys)
         self.imgui_keys = imgui_keymap(wnd.keys)
@@ -108,6 +111,7 @@ class ViewerApp(mglw.WindowConfig):
         if not options.paused:
             clock.play()
         self.camera = OrbitCamera()
+        self._followed: tuple[int | None, np.ndarray | None] = (None, None)
         self._bounds_key = None
         self.frame_scene()
         self._panes_key = self._panes()
@@ -124,7 +128,7 @@ class ViewerApp(mglw.WindowConfig):
             self._pose_now()  # the overlay may have seeked or changed clip or mode
         else:
             self.overlay.hide()
-        if (id(state.scene), state.clip_index, state.mode) != self._bounds_key:
+        if (id(state.scene), id(state.clip), state.mode) != self._bounds_key:
             self._fit_ground()  # a new clip or mode sweeps other bounds: the grid follows
         if self._panes() != self._panes_key:  # compare view on / off, or a pane more or less: refit
             self._panes_key = self._panes()
@@ -134,6 +138,9 @@ class ViewerApp(mglw.WindowConfig):
             self.overlay.render()
         if self._screenshot_pending:
             self._save_screenshot()
+        if state.requested:  # a button in the overlay asked for something only the window can do
+            command, state.requested = state.requested, None
+            self.run_command(command)
         title = state.title()
         if self.wnd.title != title:
             self.wnd.title = title
@@ -141,10 +148,22 @@ class ViewerApp(mglw.WindowConfig):
     def _pose_now(self) -> None:
         """Set the pose for the state's clip, time and mode, unless it already shows exactly that."""
         s = self.state
-        key = (id(s.scene), s.clip_index, s.clock.t, s.mode)
+        key = (id(s.scene), id(s.clip), s.clock.t, s.mode, s.display.in_place)
         if key != getattr(self, "_posed", None):
-            self.pose.set_time(s.clip, s.clock.t, s.mode)
+            self.pose.set_time(s.clip, s.clock.t, s.mode, s.display.in_place)
             self._posed = key
+            self._follow()
+
+    def _follow(self) -> None:
+        """With follow on (T), move the camera's target by how far the followed node moved since the last
+        pose: the selected node, else the clip's motion root. Orbit and zoom stay the user's."""
+        s = self.state
+        node = s.selected_node if s.selected_node is not None else (
+            self.pose.motion_root(s.clip) if s.clip is not None else None)
+        now = None if node is None else self.pose.world[node, :3, 3].copy()
+        last, self._followed = self._followed, (node, now)
+        if s.display.follow and now is not None and last[0] == node and np.isfinite(now - last[1]).all():
+            self.camera.target = self.camera.target + (now - last[1])
 
     def _draw_scene(self, fbo: moderngl.Framebuffer) -> None:
         """The 3D picture in the part of ``fbo`` above the timeline bar (``render.scene_view``, as exports do)."""
@@ -217,7 +236,7 @@ class ViewerApp(mglw.WindowConfig):
         s = self.state
         lo, hi = clip_bounds(s.scene, s.clip, mode=s.mode)
         self.renderer.set_ground(lo, hi)
-        self._bounds_key = (id(s.scene), s.clip_index, s.mode)
+        self._bounds_key = (id(s.scene), id(s.clip), s.mode)
         return lo, hi
 
     def _save_screenshot(self) -> None:
@@ -227,14 +246,42 @@ class ViewerApp(mglw.WindowConfig):
         fbo = self.wnd.fbo
         w, h = fbo.size
         rgb = np.frombuffer(fbo.read(viewport=(0, 0, w, h), components=3, alignment=1), np.uint8)
-        folder = Path(self.options.screenshot_dir)
-        stem = f"animview-{self.scene.path.stem}-{self.state.clock.t:.3f}s"
-        path, n = folder / f"{stem}.png", 1
-        while path.exists():
-            path, n = folder / f"{stem}-{n}.png", n + 1
+        path = self._free_path(f"animview-{self.scene.path.stem}-{self.state.clock.t:.3f}s", ".png")
         Image.fromarray(rgb.reshape(h, w, 3)[::-1]).save(path)
         self.screenshots.append(path)
         self.state.message = f"saved {path}"
+
+    def export_range(self) -> Path | None:
+        """Write the loop range (the whole clip when none is set) as a GIF of the 3D view, at the ruler's
+        frame rate, next to the screenshots (E); the message line says where. Returns the file."""
+        s = self.state
+        if s.clip is None:
+            s.message = "nothing to export: the file has no animation"
+            return None
+        lo, hi = s.clock.span
+        path = self._free_path(f"animview-{self.scene.path.stem}-{lo:.3f}-{hi:.3f}s", ".gif")
+        view = SceneView(s.clip, s.clock.t, s.compare_modes, s.selected_node, s.display)
+        source = ViewFrames(self.ctx, self._view_size(), self.renderer, self.compare_view, self.lines, self.pose,
+                            self.camera, view, lambda t: self.pose.set_time(s.clip, t, s.mode, s.display.in_place))
+        try:
+            count = write_clip(source, path, lo, hi, s.fps)
+        except (OSError, ValueError) as exc:
+            s.message = f"export failed: {exc}"
+            return None
+        finally:
+            self._posed = None  # the pose went through the range: set it for the playhead again
+            self.wnd.fbo.use()
+        self.exports.append(path)
+        s.message = f"saved {path} ({count} frames, {lo:.3f}-{hi:.3f} s)"
+        return path
+
+    def _free_path(self, stem: str, suffix: str) -> Path:
+        """``stem + suffix`` in the screenshot folder, numbered so nothing is overwritten."""
+        folder = Path(self.options.screenshot_dir)
+        path, n = folder / f"{stem}{suffix}", 1
+        while path.exists():
+            path, n = folder / f"{stem}-{n}{suffix}", n + 1
+        return path
 
     # --- events -------------------------------------------------------------------------------------
     def on_key_event(self, key, action, modifiers) -> None:
@@ -268,8 +315,13 @@ class ViewerApp(mglw.WindowConfig):
             self.open(self.scene.path, keep_view=True)
         elif command == "screenshot":
             self._screenshot_pending = True
-        elif command == "frame":
-            self.frame_scene()
+        elif command == "export":
+            self.export_range()
+        elif command == "frame":  # F: on the timeline it fits the clip in the ruler, else frames the scene
+            if self.state.display.overlay and self.overlay.layout.in_bar(*self._pointer):
+                self.state.view_range = None
+            else:
+                self.frame_scene()
 
     def on_mouse_position_event(self, x: int, y: int, dx: int, dy: int) -> None:
         self._pointer = (x, y)

@@ -50,6 +50,7 @@ class Pose:
         self.world = np.zeros_like(self.local)
         self._matrix_nodes = np.flatnonzero(nodes.has_matrix)
         self.drawable = np.ones(len(nodes), dtype=bool)  # (N,): world matrix fits float32 (update_world)
+        self._in_place: dict[tuple, object] = {}  # per clip: its motion root, and per mode what holds it
         self.update_world()
 
     def reset(self) -> None:
@@ -65,7 +66,7 @@ class Pose:
 
     def binding(self, clip: Clip) -> Binding:
         """Index arrays that route ``clip.sample`` rows to nodes (built once per clip)."""
-        if clip.index not in self._bindings:
+        if clip.key not in self._bindings:
             rows: dict[str, list[int]] = {"translation": [], "rotation": [], "scale": []}
             nodes: dict[str, list[int]] = {"translation": [], "rotation": [], "scale": []}
             weights = []
@@ -78,10 +79,10 @@ class Pose:
             animated = np.zeros(len(self.scene.nodes), dtype=bool)
             for p in nodes:
                 animated[nodes[p]] = True
-            self._bindings[clip.index] = Binding(
+            self._bindings[clip.key] = Binding(
                 {p: np.array(v, dtype=np.int64) for p, v in rows.items()},
                 {p: np.array(v, dtype=np.int64) for p, v in nodes.items()}, tuple(weights), animated)
-        return self._bindings[clip.index]
+        return self._bindings[clip.key]
 
     def apply(self, clip: Clip, values: np.ndarray) -> None:
         """Write one time's sampled values (C, W) of ``clip`` onto the rest pose."""
@@ -114,13 +115,43 @@ class Pose:
                 local[:, fixed] = nodes.matrix[fixed]
             return compose_world(local, self.world_plan)
 
-    def set_time(self, clip: Clip | None, t: float, mode: str = "authored") -> None:
-        """Pose the scene at clip time t (seconds); no clip means the rest pose."""
+    def set_time(self, clip: Clip | None, t: float, mode: str = "authored", in_place: bool = False) -> None:
+        """Pose the scene at clip time t (seconds); no clip means the rest pose.
+
+        ``in_place``: hold the motion root's horizontal travel (``motion_root``), so a walk stays on the
+        spot: its world position on the ground plane (x, z; glTF's y is up) is kept at its position at
+        t = 0, and its whole subtree (a skin's joints, so the skinned mesh) moves back with it. Height,
+        rotation and every other channel play as authored.
+        """
         if clip is None:
             self.reset()
             self.update_world()
-        else:
-            self.apply(clip, clip.sample(float(t), mode))
+            return
+        self.apply(clip, clip.sample(float(t), mode))
+        if in_place:
+            self._hold_root(clip, mode)
+
+    def motion_root(self, clip: Clip) -> int | None:
+        """``motion_root`` of ``clip`` in this scene (found once per clip)."""
+        key = ("root", clip.key)
+        if key not in self._in_place:
+            self._in_place[key] = motion_root(self.scene, clip)
+        return self._in_place[key]
+
+    def _hold_root(self, clip: Clip, mode: str) -> None:
+        key = (clip.key, mode)
+        if key not in self._in_place:
+            root = self.motion_root(clip)
+            self._in_place[key] = None if root is None else (
+                root, self.world_at(clip, np.zeros(1), mode)[0, root, :3, 3], subtree(self.scene.nodes.parent, self.scene.nodes.depth, root))
+        held = self._in_place[key]
+        if held is None:
+            return
+        root, start, below = held
+        travel = self.world[root, :3, 3] - start
+        travel[1] = 0.0
+        if np.isfinite(travel).all():
+            self.world[below, :3, 3] -= travel
 
     def update_world(self) -> None:
         """Recompute local and world matrices from the current TRS, parents before children."""
@@ -178,6 +209,29 @@ class Pose:
         from viewer.bounds import pose_bounds
 
         return pose_bounds(self)
+
+
+def motion_root(scene: Scene, clip: Clip) -> int | None:
+    """The node whose translation carries a clip's travel: the shallowest node the clip translates
+    (a character's hips or root bone sit above everything that swings); among equals, the first in
+    file order. None when the clip translates nothing (nothing travels)."""
+    nodes = [c.node for c in clip.channels if c.path == "translation"]
+    if not nodes:
+        return None
+    depth = scene.nodes.depth[nodes]
+    return int(nodes[int(np.argmin(depth))])
+
+
+def subtree(parent: np.ndarray, depth: np.ndarray, root: int) -> np.ndarray:
+    """Indices of ``root`` and every node below it: one pass in depth order sees each parent first
+    (once per clip, so a plain loop)."""
+    inside = np.zeros(len(parent), dtype=bool)
+    inside[root] = True
+    for n in np.argsort(depth, kind="stable").tolist():
+        p = parent[n]
+        if p >= 0 and inside[p]:
+            inside[n] = True
+    return np.flatnonzero(inside)
 
 
 def world_steps(parent: np.ndarray, depth: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:

@@ -39,23 +39,39 @@ class Channel:
         return int(self.curve.values.shape[1])
 
 
+@dataclass(frozen=True)
+class Part:
+    """Channels ``start:stop`` of a clip came from glTF animation ``index`` named ``name``."""
+
+    index: int
+    name: str
+    start: int
+    stop: int
+
+
 @dataclass
 class Clip:
     """A glTF animation: its channels, duration, and per-mode channel tables (built on first use).
 
     Attributes:
         name: the animation's name (or "animation K").
-        index: glTF animation index.
+        index: glTF animation index (-1 for clips ``combine`` made).
         channels: channels in file order, at most one per (node, path).
+        parts: which glTF animation each run of channels came from (one part for a file's clip).
     """
 
     name: str
     index: int
     channels: Sequence[Channel]
+    parts: tuple[Part, ...] = ()
     _tables: dict[str, ChannelTable] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.channels = tuple(self.channels)
+        if not self.parts:
+            self.parts = (Part(self.index, self.name, 0, len(self.channels)),)
+        self.key = self.index if len(self.parts) == 1 else tuple(p.index for p in self.parts)
+        """Names this clip among the file's clips and their combinations (caches keyed by clip use it)."""
         ends = [float(c.curve.times[-1]) for c in self.channels]
         self.duration = max(ends, default=0.0)
         times = [np.asarray(c.curve.times, np.float64) for c in self.channels]
@@ -98,3 +114,29 @@ class Clip:
     def channel_key_times(self, channel: int) -> np.ndarray:
         """Key times (seconds) of one channel, for per-channel keyframe stepping."""
         return np.asarray(self.channels[channel].curve.times, dtype=np.float64)
+
+
+def combine(clips: Sequence[Clip]) -> Clip:
+    """Several clips as one, to play them together on one clock.
+
+    The combined clip runs to the longest clip's end; a shorter clip's channels hold their last keys after it,
+    as any channel past its last key does. Where two clips animate the same node property, the later clip in
+    ``clips`` wins and the earlier channel is left out — one writer per property keeps the pose well defined
+    (the order is the caller's: the viewer passes file order, so the later animation wins).
+    """
+    if len(clips) == 1:
+        return clips[0]
+    taken = set()
+    kept: list[list[Channel]] = []
+    for clip in reversed(clips):
+        mine = [c for c in clip.channels if (c.node, c.path) not in taken]
+        taken.update((c.node, c.path) for c in mine)
+        kept.append(mine)
+    kept.reverse()
+    channels, parts, start = [], [], 0
+    for clip, mine in zip(clips, kept):
+        channels += mine
+        parts.append(Part(clip.index, clip.name, start, start + len(mine)))
+        start += len(mine)
+    name = " + ".join(c.name for c in clips)
+    return Clip(name, -1, channels, tuple(parts))

@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", help="context backend, e.g. egl for --window headless")
     parser.add_argument("--size", type=a.size, default=(1280, 720), help="window size WIDTHxHEIGHT")
     parser.add_argument("--frames", type=int, metavar="N", help="quit after N frames")
-    parser.add_argument("--screenshot-dir", type=Path, default=Path("."), help="where P saves screenshots")
+    parser.add_argument("--screenshot-dir", type=Path, default=Path("."), help="where P saves screenshots and E saves GIFs of the loop range")
 
 
 def run(args: argparse.Namespace) -> int:

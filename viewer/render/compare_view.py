@@ -48,7 +48,7 @@ class CompareView:
             return []
         animated = compare.animated_nodes(self.scene, clip)
         nodes = [node] if node is not None and node in animated else compare.moving_nodes(self.scene, clip)
-        key = (clip.index, tuple(modes), None if nodes is None else node)
+        key = (clip.key, tuple(modes), None if nodes is None else node)
         if key != self._trails_key:
             self._trails = [compare.trail(self.scene, clip, m, nodes) for m in modes]
             self._trails_key = key
@@ -56,14 +56,15 @@ class CompareView:
 
     def draw(self, renderer: Renderer, camera, fbo: moderngl.Framebuffer, area: compare.PixelRect, window_height: int,
              clip: Clip | None, t: float, modes: Sequence[str], options: RenderOptions | None = None,
-             trails: bool = True, node: int | None = None, ghosts: bool = False) -> None:
-        """Pose every pane at time ``t`` (seconds) and draw them into ``area`` (window pixels, top-left origin)."""
+             trails: bool = True, node: int | None = None, ghosts: bool = False, in_place: bool = False) -> None:
+        """Pose every pane at time ``t`` (seconds) and draw them into ``area`` (window pixels, top-left origin);
+        ``in_place`` holds the motion root as ``Pose.set_time`` does (trails keep the authored path)."""
         x0, y0, w, h = area
         self.rects = [(x + x0, y + y0, pw, ph) for x, y, pw, ph in compare.pane_rects(len(modes), w, h)]
         panes = []
         for mode, rect in zip(modes, self.rects):
             pose = self.pose(mode)
-            pose.set_time(clip, t, mode)
+            pose.set_time(clip, t, mode, in_place)
             panes.append(Pane(mode, pose, compare.gl_viewport(rect, window_height), self.ghosts(clip, mode) if ghosts else ()))
         shown = self.trails(clip, modes, node) if trails else []
         self.view_projections = render_panes(renderer, panes, camera, fbo, options, self.trail_lines, shown, t)
@@ -72,9 +73,9 @@ class CompareView:
         """The pose at every key time of ``clip`` in ``mode`` (built once: they do not depend on the time)."""
         if clip is None:
             return []
-        key = (clip.index, mode)
+        key = (clip.key, mode)
         if key not in self._ghosts:
-            self._ghosts = {k: v for k, v in self._ghosts.items() if k[0] == clip.index}
+            self._ghosts = {k: v for k, v in self._ghosts.items() if k[0] == clip.key}
             self._ghosts[key] = compare.ghost_poses(self.scene, clip, mode)
         return self._ghosts[key]
 

@@ -34,6 +34,8 @@ class Display:
         compare: the view split into one pane per compared mode (C).
         trails: motion trails in the compare panes.
         ghosts: the mesh at every key time, faded, in the compare panes.
+        in_place: the motion root's horizontal travel is held, so a walk stays on the spot (M).
+        follow: the camera moves with the motion root, or the selected node (T).
     """
 
     overlay: bool = True
@@ -46,6 +48,8 @@ class Display:
     compare: bool = False
     trails: bool = True
     ghosts: bool = False
+    in_place: bool = False
+    follow: bool = False
 
 
 @dataclass(frozen=True)
@@ -80,7 +84,7 @@ def draw_scene_view(ctx: moderngl.Context, fbo: moderngl.Framebuffer, viewport: 
         if d.compare and view.compare_modes:  # one pane per mode on one clock and camera; top-left origin
             x, y, w, h = viewport
             panes.draw(renderer, camera, fbo, (x, window_height - y - h, w, h), window_height, view.clip, view.t,
-                       view.compare_modes, options, d.trails, view.selected, d.ghosts)
+                       view.compare_modes, options, d.trails, view.selected, d.ghosts, d.in_place)
         else:
             renderer.render(pose, camera, fbo, options)
             ctx.wireframe = False

@@ -1,5 +1,10 @@
 """The timeline bar: transport controls, the ruler (scrub by dragging), key ticks and the per-channel dope sheet.
 
+The ruler shows a view of the clip: the wheel over it (or Ctrl+wheel over the rows) zooms around the
+pointer, a middle-button drag anywhere on the time axis pans, F with the pointer on the bar fits the whole
+clip (``timeline.zoom`` / ``pan`` are the arithmetic). A loop range shows as green brackets with the times
+outside it shaded; the ruler's right-click menu and the I / O keys set it.
+
 Draws with imgui at the positions ``timeline.layout`` gives, so the pure geometry there is what a click
 hits. It only changes ``ViewerState`` (the clock, the clip, the mode, the selection, the display toggles).
 
@@ -12,35 +17,20 @@ from __future__ import annotations
 
 from imgui_bundle import imgui
 
-from viewer.animation.modes import AUTHORED_TO_MODE
-from viewer.compare import mode_rgb255
 from viewer.playback.rules import LOOP_MODES
+from viewer.ui import channel_rows
 from viewer.ui import timeline as tl
+from viewer.ui.bar_style import DIM, KEY_COLOR, LABEL, MINOR_TICK, PLAYHEAD, ROW_BG, RULER_BG, TICK, col
 from viewer.ui.panels import FloatRect
 from viewer.ui.state import ViewerState
 
-GRAB_PX = 6  # the scrub area reaches this far past both ends of the ruler
-
-# sRGB colours (r, g, b, a) in 0..255; a channel row takes its authored interpolation's mode colour
-# (``compare.MODE_COLORS``), so the dope sheet and the compare view agree.
-KEY_COLOR = (235, 225, 180, 255)
-PLAYHEAD = (255, 160, 40, 255)
-RULER_BG = (38, 40, 46, 255)
-ROW_BG = (30, 32, 37, 255)
-ROW_ALT_BG = (34, 36, 41, 255)
-TICK = (150, 154, 165, 255)
-MINOR_TICK = (90, 93, 102, 255)
-LABEL = (205, 208, 215, 255)
-DIM = (130, 134, 145, 255)
+ZOOM_PER_NOTCH = 1.25  # one wheel notch zooms the ruler by this factor
+GRAB_PX = channel_rows.GRAB_PX
 LOOP_LABELS = {"loop": "loop", "once": "once", "pingpong": "ping-pong"}
 
 BAR_FLAGS = (imgui.WindowFlags_.no_decoration | imgui.WindowFlags_.no_move | imgui.WindowFlags_.no_saved_settings
              | imgui.WindowFlags_.no_scroll_with_mouse | imgui.WindowFlags_.no_bring_to_front_on_focus
              | imgui.WindowFlags_.no_focus_on_appearing)
-
-
-def col(rgba: tuple[int, int, int, int]) -> int:
-    return imgui.IM_COL32(*rgba)
 
 
 def draw_bar(state: ViewerState, lay: tl.Layout) -> dict[str, FloatRect]:
@@ -57,8 +47,12 @@ def draw_bar(state: ViewerState, lay: tl.Layout) -> dict[str, FloatRect]:
     _ruler(state, lay)
     _summary_row(state, lay)
     if state.display.channels and state.clip is not None:
-        _channel_rows(state, lay)
+        rows = state.dope_rows()
+        channel_rows.tools_row(state, lay, sum(r.channel is not None for r in rows))
+        channel_rows.channel_rows(state, lay, rows)
+    channel_rows.shade_range(state, lay, lay.ruler_y, lay.rows_y if state.display.channels else lay.height)
     _playhead(state, lay)
+    _zoom_and_pan(state, lay)
     imgui.end()
     return {"bar": (0.0, lay.top, float(lay.width), lay.height - lay.top), "time_field": time_field}
 
@@ -112,12 +106,24 @@ def _controls(state: ViewerState, lay: tl.Layout) -> FloatRect:
 
 
 def _clip_combo(state: ViewerState) -> None:
+    """The clip list: a click plays that clip alone (keys 1–9), a tick adds it to the clips playing together."""
     clips = state.scene.clips
     imgui.set_next_item_width(230)
-    preview = state.clip_label(state.clip_index) if state.clip else "no animation"
-    if imgui.begin_combo("##clip", preview):
+    if len(state.active) > 1:
+        preview = f"{len(state.active)} of {len(clips)} clips together"
+    else:
+        preview = state.clip_label(state.clip_index) if state.clip else "no animation"
+    if imgui.begin_combo("##clip", preview, imgui.ComboFlags_.height_large):
+        if len(clips) > 1 and imgui.button("all together (A)" if len(state.active) < len(clips) else "only one (A)"):
+            state.toggle_all()
         for i in range(len(clips)):
-            chosen, _ = imgui.selectable(state.clip_label(i), i == state.clip_index)
+            ticked, _ = imgui.checkbox(f"##together{i}", i in state.active)
+            if imgui.is_item_hovered():
+                imgui.set_tooltip("play together with the other ticked clips")
+            if ticked:
+                state.toggle_active(i)
+            imgui.same_line()
+            chosen, _ = imgui.selectable(state.clip_label(i), state.active == (i,))
             if chosen:
                 state.select_clip(i)
         imgui.end_combo()
@@ -127,13 +133,14 @@ def _ruler(state: ViewerState, lay: tl.Layout) -> None:
     r, y, dl, clock = lay.ruler, lay.ruler_y, imgui.get_window_draw_list(), state.clock
     dl.add_rect_filled(imgui.ImVec2(0, y), imgui.ImVec2(lay.width, y + tl.RULER_H), col(RULER_BG))
     dl.add_text(imgui.ImVec2(2 * tl.PAD, y + 3), col(LABEL), tl.format_time(clock.t, state.fps))
-    dl.add_text(imgui.ImVec2(2 * tl.PAD, y + 16), col(DIM), f"of {clock.duration:.3f} s  {state.fps:g} fps")
+    zoomed = f"  view {r.start:.2f}-{r.view_end:.2f}" if r.end is not None else ""
+    dl.add_text(imgui.ImVec2(2 * tl.PAD, y + 16), col(DIM), f"of {clock.duration:.3f} s {state.fps:g} fps{zoomed}")
     bottom = y + tl.RULER_H
     for tick in tl.ticks(r, state.fps):
         x = r.x_of(tick.t)
         if tick.major:
             dl.add_line(imgui.ImVec2(x, bottom - 10), imgui.ImVec2(x, bottom), col(TICK))
-            seconds, frame = f"{tick.t:g}s", str(tick.frame)
+            seconds, frame = f"{tick.t:.6g}s", str(tick.frame)
             width = max(imgui.calc_text_size(seconds).x, imgui.calc_text_size(frame).x)
             tx = x + 2 if x + 2 + width <= lay.width else x - 2 - width  # the last label stays on screen
             dl.add_text(imgui.ImVec2(tx, y + 1), col(LABEL), seconds)
@@ -149,6 +156,49 @@ def _ruler(state: ViewerState, lay: tl.Layout) -> None:
         clock.scrub_to(r.t_of(mouse_x))
     if imgui.is_item_deactivated():
         clock.end_scrub()
+    if imgui.is_item_hovered():
+        imgui.set_tooltip("drag: scrub   wheel: zoom   middle drag: pan   F: fit   right click: loop range")
+    _ruler_menu(state, r)
+
+
+def _ruler_menu(state: ViewerState, r: tl.Ruler) -> None:
+    """Right click on the ruler: put the loop range's in / out point at the clicked time, clear it, fit."""
+    clock = state.clock
+    if imgui.begin_popup_context_item("##ruler_menu"):
+        if imgui.is_window_appearing():
+            state.menu_time = r.t_of(imgui.get_mouse_pos_on_opening_current_popup().x)
+        t = state.menu_time
+        imgui.text_disabled(f"at {t:.3f} s")
+        if imgui.menu_item("loop from here (in)", "I", False)[0]:
+            clock.set_in(t)
+        if imgui.menu_item("loop to here (out)", "O", False)[0]:
+            clock.set_out(t)
+        if imgui.menu_item("play the whole clip", "Shift+I", False, clock.range is not None)[0]:
+            clock.clear_range()
+        if imgui.menu_item("fit the clip in the ruler", "F", False, state.view_range is not None)[0]:
+            state.view_range = None
+        what = "the loop range" if clock.range is not None else "the whole clip"
+        if imgui.menu_item(f"export {what} as GIF", "E", False)[0]:
+            state.requested = "export"
+        imgui.end_popup()
+
+
+def _zoom_and_pan(state: ViewerState, lay: tl.Layout) -> None:
+    """Wheel over the ruler or the summary row (or Ctrl+wheel over the rows) zooms the ruler around the
+    pointer; a middle-button drag that started on the time axis pans it."""
+    io, r = imgui.get_io(), lay.ruler
+    x, y = io.mouse_pos.x, io.mouse_pos.y
+    on_axis = r.x0 - GRAB_PX <= x <= r.x1 + GRAB_PX and lay.ruler_y <= y < lay.height
+    on_rows = y >= lay.tools_y
+    if io.mouse_wheel and on_axis and (io.key_ctrl or not on_rows) and imgui.is_window_hovered(
+            imgui.HoveredFlags_.child_windows):
+        state.view_range = tl.zoom(r, ZOOM_PER_NOTCH ** io.mouse_wheel, x)
+    if not (imgui.is_mouse_down(2) and io.mouse_delta.x):
+        return
+    moved = imgui.get_mouse_drag_delta(2, 0.0)  # since the press: where the drag started
+    px, py = x - moved.x, y - moved.y
+    if r.x0 - GRAB_PX <= px <= r.x1 + GRAB_PX and lay.ruler_y <= py < lay.height:
+        state.view_range = tl.pan(r, io.mouse_delta.x)
 
 
 def _summary_row(state: ViewerState, lay: tl.Layout) -> None:
@@ -160,68 +210,23 @@ def _summary_row(state: ViewerState, lay: tl.Layout) -> None:
     arrow = "[-]" if state.display.channels else "[+]"
     if imgui.invisible_button("##expand", imgui.ImVec2(tl.LABEL_W - 3 * tl.PAD, tl.ROW_H)) and channels:
         state.display.channels = not state.display.channels
+    if imgui.is_item_hovered() and channels:
+        imgui.set_tooltip("hide the channel rows" if state.display.channels else "one row per channel")
     keys = clip.key_times if clip else ()
     dl.add_text(imgui.ImVec2(2 * tl.PAD, y + 2), col(LABEL), f"{arrow} {len(keys)} keys, {channels} ch")
-    _key_ticks(state, lay, keys, y, KEY_COLOR, "##summary")
+    channel_rows.key_ticks(state, lay, keys, y, KEY_COLOR, "##summary", lambda k: _keying(clip, keys[k]))
 
 
-def _key_ticks(state: ViewerState, lay: tl.Layout, keys, y: float, color, item_id: str) -> None:
-    """Diamonds at the key times on one row; a click near one (``TICK_PICK_PX``) pauses and goes to it."""
-    dl, r = imgui.get_window_draw_list(), lay.ruler
-    mid = y + tl.ROW_H / 2
-    for key in keys:
-        x = r.x_of(float(key))
-        dl.add_quad_filled(imgui.ImVec2(x, mid - 5), imgui.ImVec2(x + 4, mid), imgui.ImVec2(x, mid + 5),
-                           imgui.ImVec2(x - 4, mid), col(color))
-    imgui.set_cursor_screen_pos(imgui.ImVec2(r.x0 - GRAB_PX, y))
-    if imgui.invisible_button(item_id, imgui.ImVec2(r.x1 - r.x0 + 2 * GRAB_PX, tl.ROW_H)):
-        key = tl.nearest_key(keys, r, imgui.get_io().mouse_pos.x)
-        if key is not None:
-            state.clock.pause()
-            state.clock.seek(key)
-
-
-def _channel_rows(state: ViewerState, lay: tl.Layout) -> None:
-    """One row per channel inside a child window that scrolls past ``MAX_ROWS`` rows."""
-    clip = state.clip
-    imgui.set_cursor_screen_pos(imgui.ImVec2(0, lay.rows_y))
-    imgui.push_style_var(imgui.StyleVar_.window_padding, imgui.ImVec2(0, 0))
-    imgui.push_style_var(imgui.StyleVar_.item_spacing, imgui.ImVec2(0, 0))
-    imgui.begin_child("##channels", imgui.ImVec2(lay.width, lay.rows_h), 0, imgui.WindowFlags_.no_scrollbar)
-    top = imgui.get_cursor_screen_pos().y
-    dl = imgui.get_window_draw_list()
-    for i, ch in enumerate(clip.channels):
-        y = top + i * tl.ROW_H
-        dl.add_rect_filled(imgui.ImVec2(0, y), imgui.ImVec2(lay.width, y + tl.ROW_H),
-                           col(ROW_ALT_BG if i % 2 else ROW_BG))
-        color = (*mode_rgb255(AUTHORED_TO_MODE[ch.curve.interpolation]), 255)
-        selected = state.selected_node == ch.node
-        imgui.set_cursor_screen_pos(imgui.ImVec2(2 * tl.PAD, y))
-        if imgui.invisible_button(f"##label{i}", imgui.ImVec2(tl.LABEL_W - 3 * tl.PAD, tl.ROW_H)):
-            state.select_node(ch.node)
-        label = _fit(state.channel_label(i), tl.LABEL_W - 5 * tl.PAD)
-        dl.add_text(imgui.ImVec2(3 * tl.PAD, y + 2), col(PLAYHEAD if selected else color), label)
-        _key_ticks(state, lay, ch.curve.times, y, color, f"##keys{i}")
-    x = lay.ruler.x_of(state.clock.t)  # the child draws over the bar's own playhead line: draw it again
-    dl.add_line(imgui.ImVec2(x, lay.rows_y), imgui.ImVec2(x, lay.rows_y + lay.rows_h), col(PLAYHEAD), 2.0)
-    imgui.end_child()
-    imgui.pop_style_var(2)
-
-
-def _fit(text: str, width: float) -> str:
-    """``text`` cut in the middle ("b_LeftF~ · rotation") until it is at most ``width`` pixels wide."""
-    if imgui.calc_text_size(text).x <= width:
-        return text
-    for keep in range(len(text) - 1, 2, -1):
-        head = keep - keep // 2
-        short = text[:head] + "~" + text[len(text) - keep // 2:]
-        if imgui.calc_text_size(short).x <= width:
-            return short
-    return text[:3]
+def _keying(clip, t: float) -> str:
+    """How many channels have a key at time ``t`` (the summary row merges them)."""
+    n = sum(bool(abs(ch.curve.times - t).min() <= 1e-9) for ch in clip.channels)
+    return f"{n} of {len(clip.channels)} channels key here"
 
 
 def _playhead(state: ViewerState, lay: tl.Layout) -> None:
-    """The orange line at the current time, over the ruler and every row."""
+    """The orange line at the current time, over the ruler and every row (when the time is in view)."""
+    if not lay.ruler.visible(state.clock.t):
+        return
     dl = imgui.get_window_draw_list()
     x = lay.ruler.x_of(state.clock.t)
     dl.add_line(imgui.ImVec2(x, lay.ruler_y), imgui.ImVec2(x, lay.height), col(PLAYHEAD), 2.0)

@@ -34,6 +34,13 @@ BINDINGS: tuple[tuple[str, bool | None, str], ...] = (
     ("EQUAL", SHIFT_ANY, "faster"),  # for windows that send no characters; the character typed wins
     ("MINUS", SHIFT_ANY, "slower"),
     *((f"NUMBER_{n}", SHIFT_ANY, f"clip_{n}") for n in range(1, 10)),
+    ("A", SHIFT_ANY, "toggle_all_clips"),
+    ("I", False, "set_in"),
+    ("O", False, "set_out"),
+    ("I", True, "clear_range"),
+    ("O", True, "clear_range"),
+    ("M", SHIFT_ANY, "toggle_in_place"),
+    ("T", SHIFT_ANY, "toggle_follow"),
     ("L", SHIFT_ANY, "cycle_loop"),
     ("K", SHIFT_ANY, "toggle_pause_at_keys"),
     ("F", SHIFT_ANY, "frame"),
@@ -44,6 +51,7 @@ BINDINGS: tuple[tuple[str, bool | None, str], ...] = (
     ("B", SHIFT_ANY, "toggle_bounds"),
     ("C", SHIFT_ANY, "toggle_compare"),
     ("P", SHIFT_ANY, "screenshot"),
+    ("E", SHIFT_ANY, "export"),
     ("R", SHIFT_ANY, "reload"),
     ("SLASH", SHIFT_ANY, "help"),  # "?" is Shift+"/"
     ("ESCAPE", SHIFT_ANY, "back"),
@@ -61,24 +69,31 @@ HELP: tuple[tuple[str, str], ...] = (
     ("Shift+Left / Right", "one frame back / forward"),
     ("Home / End", "start / end of the clip"),
     ("+ / -", "faster / slower"),
-    ("1 ... 9", "choose clip"),
+    ("1 ... 9", "play that clip alone"),
+    ("A", "all clips together / back to one"),
+    ("I / O", "loop range from / to the playhead (Shift: whole clip)"),
     ("L", "loop mode: loop, once, ping-pong"),
     ("K", "pause at every keyframe"),
-    ("F", "frame the scene"),
+    ("F", "frame the scene (pointer on the timeline: fit the clip)"),
+    ("M", "motion in place: hold the root's horizontal travel"),
+    ("T", "camera follows the moving root (or the selected node)"),
     ("G / J / W / B", "grid / skeleton / wireframe / bounds"),
     ("C", "compare view: one pane per interpolation mode"),
     ("H", "hide the overlay"),
     ("P", "save a screenshot (PNG)"),
+    ("E", "export the loop range (or the clip) as a GIF of the 3D view"),
     ("R", "reload the file"),
     ("drag on the ruler", "scrub; click a key tick to go to it"),
+    ("wheel / middle drag on it", "zoom / pan the timeline; right click: loop range"),
     ("left / right drag, wheel", "orbit / pan, zoom; click a joint to select it"),
     ("?", "this help"),
     ("Esc", "close help or a dropdown, else quit"),
 )
 
-COMMANDS = ("back", "reload", "screenshot", "frame")
+COMMANDS = ("back", "reload", "screenshot", "frame", "export")
 """Actions the app carries out itself (they need the window, the file system or the GPU). "back" (Esc)
-reaches the app only when no help shows; it closes an open imgui popup, else quits."""
+reaches the app only when no help shows; it closes an open imgui popup, else quits. "export" writes the
+loop range as a GIF."""
 
 
 def key_code(keys_cls: type, name: str) -> object:
@@ -121,6 +136,12 @@ ACTIONS: dict[str, Callable[[ViewerState], object]] = {
     "end": lambda s: s.clock.end(),
     "faster": lambda s: s.clock.faster(),
     "slower": lambda s: s.clock.slower(),
+    "toggle_all_clips": lambda s: s.toggle_all(),
+    "set_in": lambda s: s.clock.set_in(),
+    "set_out": lambda s: s.clock.set_out(),
+    "clear_range": lambda s: s.clock.clear_range(),
+    "toggle_in_place": _toggle("in_place"),
+    "toggle_follow": _toggle("follow"),
     "cycle_loop": lambda s: s.clock.cycle_loop_mode(),
     "toggle_pause_at_keys": lambda s: setattr(s.clock, "pause_at_keys", not s.clock.pause_at_keys),
     "toggle_grid": _toggle("grid"),

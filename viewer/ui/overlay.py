@@ -152,10 +152,11 @@ class Overlay:
             self._close_popups = False
             imgui.internal.close_popups_except_modals()
         clip = state.clip
-        rows = len(clip.channels) if clip is not None and state.display.channels else 0
+        expanded = clip is not None and state.display.channels
+        rows = len(state.dope_rows()) if expanded else 0
         width, height = self.size
         side_w = int(min(state.side_w or tl.side_width(width), 0.6 * width))
-        self.layout = tl.layout(width, height, state.clock.duration, rows, side_w)
+        self.layout = tl.layout(width, height, state.clock.duration, rows, side_w, state.view_range, expanded)
         self.widgets = dope_sheet.draw_bar(state, self.layout)
         column, self.widgets["curve_plots"] = dock.draw_column(state, pose, self.layout)
         rects = [self.widgets["bar"], column]

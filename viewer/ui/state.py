@@ -10,12 +10,14 @@ import math
 import time
 from dataclasses import dataclass
 
-from viewer.animation.clip import Clip
+from viewer.animation.clip import Clip, combine
+from viewer.animation.seams import Seams, loop_seams
 from viewer.animation.modes import MODES
 from viewer.playback.clock import Clock
 from viewer.render.scene_view import Display  # noqa: F401 — the toggles live with what they switch
 from viewer.compare import MAX_PANES, MIN_PANES
 from viewer.scene import Scene
+from viewer.ui.dope_rows import Row, channel_label, dope_rows
 
 DEFAULT_FPS = 30.0
 DEFAULT_COMPARE = ("step", "linear", "catmull-rom")
@@ -41,6 +43,11 @@ class ViewerState:
         self.clock = clock or Clock()
         self.clock.frame_rate = fps
         self.clip_index = -1
+        """The clip picked last (the clip list's title); ``active`` holds every clip playing."""
+        self.active: tuple[int, ...] = ()
+        """Indices of the clips playing together on the one clock, in file order."""
+        self._combined: dict[tuple[int, ...], Clip] = {}
+        self._seams: dict[tuple[int, str], Seams] = {}
         self.selected_node: int | None = None
         self.mode = mode
         self.display = Display(compare=compare is not None)
@@ -56,6 +63,21 @@ class ViewerState:
         """Width of the docked panel column once the user dragged it (None: a share of the window)."""
         self.frame_seconds = 0.0
         """Real seconds per drawn frame, smoothed (the bar shows it as fps)."""
+        self.channel_filter = ""
+        """Text typed in the dope sheet's filter (case-insensitive substring of "node · path")."""
+        self.selected_only = False
+        """The dope sheet shows only the selected node's channels."""
+        self.view_range: tuple[float, float] | None = None
+        """Clip times the ruler shows (None: the whole clip); wheel zooms, middle drag pans, F fits."""
+        self.requested: str | None = None
+        """A window command a button asked for ("export", "screenshot"); the window runs it after the frame."""
+        self.menu_time = 0.0
+        """The clip time a right click on the ruler opened its menu at."""
+        self.node_filter = ""
+        """Text typed in the node tree's search field (case-insensitive substring of node names)."""
+        self.tree_revealed: int | None = None
+        """The selected node the tree last opened its ancestors for and scrolled to; a selection that
+        differs (a node picked in the 3D view) makes the tree reveal it once."""
         self.select_clip(clip_index if scene.clips else 0)
 
     @property
@@ -75,8 +97,13 @@ class ViewerState:
 
     @property
     def clip(self) -> Clip | None:
-        """The playing clip, or None when the file has no animations."""
+        """What plays: the one active clip, several combined (``animation.clip.combine``), or None when the
+        file has no animations. A combination is built once per set, so its tables are cached with it."""
         clips = self.scene.clips
+        if len(self.active) > 1:
+            if self.active not in self._combined:
+                self._combined[self.active] = combine([clips[i] for i in self.active])
+            return self._combined[self.active]
         return clips[self.clip_index] if 0 <= self.clip_index < len(clips) else None
 
     @property
@@ -89,26 +116,59 @@ class ViewerState:
         Selecting the clip already playing changes nothing (so pressing its number key twice is harmless).
         """
         if not 0 <= index < len(self.scene.clips):
+            self.active = ()
             self._apply_clip(None)
             return False
-        if index != self.clip_index:
-            self.clip_index = index
+        if index != self.clip_index or self.active != (index,):
+            self.clip_index, self.active = index, (index,)
+            self.clock.clear_range()  # another clip: its own whole length plays
             self._apply_clip(self.scene.clips[index])
             self.clock.home()
         return True
 
+    def set_active(self, indices) -> bool:
+        """Play the clips ``indices`` together (file order, at least one; unknown indices are ignored).
+
+        The time stays where it is (clamped to the new span), so ticking another clip on does not restart
+        the ones already playing. False when nothing valid was given (nothing changes then).
+        """
+        chosen = tuple(sorted({i for i in indices if 0 <= i < len(self.scene.clips)}))
+        if not chosen:
+            return False
+        if chosen != self.active:
+            self.active = chosen
+            if self.clip_index not in chosen:
+                self.clip_index = chosen[0]
+            self._apply_clip(self.clip)
+        return True
+
+    def toggle_active(self, index: int) -> bool:
+        """Tick clip ``index`` on or off in the set playing together; the last one cannot go (False)."""
+        if index in self.active:
+            return len(self.active) > 1 and self.set_active(i for i in self.active if i != index)
+        return self.set_active((*self.active, index))
+
+    def toggle_all(self) -> bool:
+        """All clips together, or — when all already play — only the clip picked last (A)."""
+        every = tuple(range(len(self.scene.clips)))
+        if not every:
+            return False
+        return self.set_active((self.clip_index,) if self.active == every else every)
+
     def _apply_clip(self, clip: Clip | None) -> None:
+        self.view_range = None  # the ruler fits what plays now
         self.clock.set_duration(clip.duration if clip else 0.0)
         self.clock.set_keys(clip.key_times if clip else ())
 
     def set_scene(self, scene: Scene, keep: bool = True) -> None:
         """Take another file. ``keep`` (a reload): keep the clip number, time and selection where the file
         still has them; otherwise (a new file) start at its first clip, t = 0, nothing selected."""
-        t = self.clock.t
+        t, active = self.clock.t, self.active
         index = self.clip_index if keep and 0 <= self.clip_index < len(scene.clips) else 0
         self.scene = scene
-        self.clip_index = -1
+        self.clip_index, self.active, self._combined, self._seams, self._rows_key = -1, (), {}, {}, None
         if self.select_clip(index) and keep:
+            self.set_active(active)
             self.clock.seek(min(t, self.clock.duration))
         self.select_node(self.selected_node if keep else None)
 
@@ -148,11 +208,29 @@ class ViewerState:
 
     def channel_label(self, channel: int) -> str:
         """``"LeftArm · rotation"``: the target node's name and the animated path."""
-        ch = self.clip.channels[channel]
-        return f"{self.scene.nodes.names[ch.node]} · {ch.path}"
+        return channel_label(self.scene.nodes.names, self.clip, channel)
+
+    def seams(self) -> Seams:
+        """The loop seam of every channel of what plays, in the current mode (computed once per clip and mode)."""
+        key = (id(self.clip), self.mode)
+        if key not in self._seams:
+            self._seams[key] = loop_seams(self.clip, self.mode)
+        return self._seams[key]
+
+    def dope_rows(self) -> list[Row]:
+        """The dope sheet's rows now: per clip when several play, after the name and selection filters
+        (kept while none of those change: the bar asks twice a frame)."""
+        key = (id(self.clip), self.channel_filter, self.selected_only, self.selected_node)
+        if getattr(self, "_rows_key", None) != key:
+            self._rows_key, self._rows = key, dope_rows(self.clip, self.scene.nodes.names, self.channel_filter,
+                                                        self.selected_only, self.selected_node)
+        return self._rows
 
     def title(self) -> str:
-        """Window title: the file and the clip."""
+        """Window title: the file and the clip (or how many play together)."""
         clip = self.clip
-        what = f"{clip.name} ({self.clip_index + 1}/{len(self.scene.clips)})" if clip else "no animation"
+        if len(self.active) > 1:
+            what = f"{len(self.active)} of {len(self.scene.clips)} clips together"
+        else:
+            what = f"{clip.name} ({self.clip_index + 1}/{len(self.scene.clips)})" if clip else "no animation"
         return f"animview — {self.scene.path.name} — {what}"

@@ -10,6 +10,7 @@ Layout of the bar, full width at the bottom of the window, top to bottom::
     controls row   play/pause, loop, speed, clip, key stepping, pause-at-keys      CONTROLS_H
     ruler          seconds and frame numbers; press and drag anywhere on it scrubs  RULER_H
     summary row    every key time of the clip                                       ROW_H
+    tools row      when expanded: the channel filter, "selected node only", counts  TOOLS_H
     channel rows   one per channel (node · path) when expanded, up to MAX_ROWS, then it scrolls
 
 The left ``LABEL_W`` pixels of the ruler and rows hold labels; time runs from ``x0 = LABEL_W`` (t = 0)
@@ -21,9 +22,12 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
+import numpy as np
+
 CONTROLS_H = 30
 RULER_H = 30
 ROW_H = 18
+TOOLS_H = 24
 PAD = 4
 MAX_ROWS = 8
 LABEL_W = 190
@@ -35,34 +39,85 @@ TICK_PICK_PX = 5  # a click this close to a key tick selects it
 
 @dataclass(frozen=True)
 class Ruler:
-    """Linear map between clip time and window x on the ruler.
+    """Linear map between clip time and window x on the ruler, over the part of the clip in view.
 
     Attributes:
-        x0: window x of t = 0, pixels.
-        x1: window x of t = duration, pixels (> x0).
+        x0: window x of the view's start, pixels.
+        x1: window x of the view's end, pixels (> x0).
         duration: clip length, seconds (0 maps everything to x0).
+        start, end: the clip times in view, seconds (``end`` None: the duration — the whole clip fits).
     """
 
     x0: float
     x1: float
     duration: float
+    start: float = 0.0
+    end: float | None = None
+
+    @property
+    def view_end(self) -> float:
+        return self.duration if self.end is None else self.end
+
+    @property
+    def span(self) -> float:
+        """Seconds in view."""
+        return self.view_end - self.start
 
     @property
     def px_per_second(self) -> float:
-        return (self.x1 - self.x0) / self.duration if self.duration > 0 else 0.0
+        return (self.x1 - self.x0) / self.span if self.duration > 0 and self.span > 0 else 0.0
 
     def x_of(self, t: float) -> float:
-        """Window x of clip time ``t`` (not clamped, so ticks past the end can be culled by the caller)."""
-        if self.duration <= 0:
+        """Window x of clip time ``t`` (not clamped, so ticks outside the view can be culled by the caller)."""
+        if self.duration <= 0 or self.span <= 0:
             return self.x0
-        return self.x0 + (t / self.duration) * (self.x1 - self.x0)
+        return self.x0 + (t - self.start) / self.span * (self.x1 - self.x0)
+
+    def time_at(self, x: float) -> float:
+        """Clip time under window x, not clamped (zooming keeps this fixed under the pointer)."""
+        if self.duration <= 0 or self.span <= 0:
+            return 0.0
+        return self.start + (x - self.x0) / (self.x1 - self.x0) * self.span
 
     def t_of(self, x: float) -> float:
-        """Clip time under window x, clamped to [0, duration]: dragging past either end pins the playhead there."""
+        """Clip time under window x, clamped to the view and the clip: dragging past either end pins the
+        playhead there."""
         if self.duration <= 0:
             return 0.0
-        u = (x - self.x0) / (self.x1 - self.x0)
-        return min(max(u, 0.0), 1.0) * self.duration
+        return min(max(self.time_at(x), self.start, 0.0), self.view_end, self.duration)
+
+    def visible(self, t: float) -> bool:
+        """True when time ``t`` lies in the view (ticks outside it are not drawn)."""
+        return self.start - 1e-9 <= t <= self.view_end + 1e-9
+
+
+MIN_VIEW_SECONDS = 0.01  # zoomed all the way in, the ruler spans this (a frame at 30 fps is 0.033 s)
+
+
+def clamp_view(start: float, end: float, duration: float) -> tuple[float, float] | None:
+    """A view of the clip kept inside [0, duration] and at least ``MIN_VIEW_SECONDS`` long (None: all of it)."""
+    span = min(max(end - start, min(MIN_VIEW_SECONDS, duration)), duration)
+    if duration <= 0 or span >= duration:
+        return None
+    start = min(max(start, 0.0), duration - span)
+    return start, start + span
+
+
+def zoom(ruler: Ruler, factor: float, x: float) -> tuple[float, float] | None:
+    """The view after zooming by ``factor`` (> 1 in) around window x: the time under x stays under x
+    unless the view meets an end of the clip. None: the whole clip (zoomed all the way out)."""
+    anchor = ruler.time_at(x)
+    span = ruler.span / factor
+    u = (x - ruler.x0) / (ruler.x1 - ruler.x0)
+    return clamp_view(anchor - u * span, anchor - u * span + span, ruler.duration)
+
+
+def pan(ruler: Ruler, dx: float) -> tuple[float, float] | None:
+    """The view after dragging the ruler ``dx`` pixels (right shows earlier times)."""
+    if ruler.px_per_second <= 0:
+        return None
+    shift = -dx / ruler.px_per_second
+    return clamp_view(ruler.start + shift, ruler.view_end + shift, ruler.duration)
 
 
 @dataclass(frozen=True)
@@ -72,7 +127,8 @@ class Layout:
     Attributes:
         width, height: window size.
         top: y of the bar's top edge.
-        controls_y, ruler_y, summary_y, rows_y: top edge of each band.
+        controls_y, ruler_y, summary_y, tools_y, rows_y: top edge of each band (tools_y = rows_y when
+            collapsed: no tools row).
         rows_h: height of the channel rows band (0 when collapsed).
         ruler: the time ↔ x map, shared by the ruler, the summary row and the channel rows.
         side_w: width of the panel column docked at the right of the 3D view (0: none).
@@ -88,6 +144,7 @@ class Layout:
     rows_h: float
     ruler: Ruler
     side_w: int = 0
+    tools_y: float = 0.0
 
     def in_bar(self, x: float, y: float) -> bool:
         """True when window point (x, y) is on the bar (so the 3D view must not take it)."""
@@ -110,9 +167,10 @@ class Layout:
         return round(self.ruler.x_of(t)), round(self.ruler_y + RULER_H / 2)
 
 
-def bar_height(visible_rows: int) -> float:
-    """Height of the bar in pixels with ``visible_rows`` channel rows showing."""
-    return PAD + CONTROLS_H + RULER_H + ROW_H + visible_rows * ROW_H + PAD
+def bar_height(visible_rows: int, expanded: bool = False) -> float:
+    """Height of the bar in pixels with ``visible_rows`` channel rows showing (``expanded``: the dope sheet
+    is open, so its tools row shows even when the filter leaves no row)."""
+    return PAD + CONTROLS_H + RULER_H + ROW_H + (TOOLS_H if expanded else 0) + visible_rows * ROW_H + PAD
 
 
 def side_width(width: int) -> int:
@@ -120,7 +178,8 @@ def side_width(width: int) -> int:
     return int(min(max(0.3 * width, SIDE_MIN_W), SIDE_MAX_W, 0.5 * width))
 
 
-def layout(width: int, height: int, duration: float, channel_rows: int = 0, side_w: int = 0) -> Layout:
+def layout(width: int, height: int, duration: float, channel_rows: int = 0, side_w: int = 0,
+           view: tuple[float, float] | None = None, expanded: bool | None = None) -> Layout:
     """The bar's geometry for a window of ``width`` × ``height`` pixels.
 
     Args:
@@ -128,16 +187,23 @@ def layout(width: int, height: int, duration: float, channel_rows: int = 0, side
         duration: clip length in seconds.
         channel_rows: channel rows shown (0 when the dope sheet is collapsed); at most ``MAX_ROWS``
             get space, the rest scroll.
+        side_w: the docked column's width (the 3D view is left of it).
+        view: the clip times in view on the ruler (None: the whole clip).
+        expanded: the dope sheet is open (default: when it has rows).
     """
     rows = min(max(channel_rows, 0), MAX_ROWS)
-    top = height - bar_height(rows)
+    expanded = rows > 0 if expanded is None else bool(expanded)
+    top = height - bar_height(rows, expanded)
     controls_y = top + PAD
     ruler_y = controls_y + CONTROLS_H
     summary_y = ruler_y + RULER_H
-    rows_y = summary_y + ROW_H
+    tools_y = summary_y + ROW_H
+    rows_y = tools_y + (TOOLS_H if expanded else 0)
     x1 = max(width - MARGIN, LABEL_W + 1)
+    view = clamp_view(*view, duration) if view is not None else None
+    start, end = view if view is not None else (0.0, None)
     return Layout(width, height, top, controls_y, ruler_y, summary_y, rows_y, rows * ROW_H,
-                  Ruler(float(LABEL_W), float(x1), float(duration)), side_w)
+                  Ruler(float(LABEL_W), float(x1), float(duration), start, end), side_w, tools_y)
 
 
 def nice_step(min_seconds: float) -> float:
@@ -160,7 +226,7 @@ class Tick:
 
 
 def ticks(ruler: Ruler, fps: float) -> list[Tick]:
-    """Ticks from 0 to the duration: majors at a 1-2-5 step that keeps labels ``MIN_TICK_GAP_PX`` apart,
+    """Ticks over the view: majors at a 1-2-5 step that keeps labels ``MIN_TICK_GAP_PX`` apart,
     minors at a fifth of the step (a quarter for a 2 step). Majors are computed as ``k × step``, not accumulated,
     so the last label does not drift."""
     if ruler.duration <= 0 or ruler.px_per_second <= 0:
@@ -168,10 +234,11 @@ def ticks(ruler: Ruler, fps: float) -> list[Tick]:
     step = nice_step(MIN_TICK_GAP_PX / ruler.px_per_second)
     mantissa = round(step / 10.0 ** math.floor(math.log10(step)))
     minor = step / (4 if mantissa == 2 else 5)
-    count = int(math.floor(ruler.duration / minor + 1e-9))
+    first = int(math.ceil(ruler.start / minor - 1e-9))
+    last = int(math.floor(ruler.view_end / minor + 1e-9))
     out = []
     per_major = round(step / minor)
-    for k in range(count + 1):
+    for k in range(first, last + 1):
         t = k * minor
         out.append(Tick(t, frame_of(t, fps), k % per_major == 0))
     return out
@@ -183,14 +250,30 @@ def frame_of(t: float, fps: float) -> int:
     return int(math.floor(t * fps + 1e-6))
 
 
+def nearest_key_index(keys: Sequence[float], ruler: Ruler, x: float,
+                      tolerance_px: float = TICK_PICK_PX) -> int | None:
+    """Index of the key whose tick is nearest window x, if it is within ``tolerance_px``; else None."""
+    times = np.asarray(keys, dtype=np.float64)
+    if times.size == 0:
+        return None
+    i = int(np.searchsorted(times, ruler.time_at(x)))
+    near = [k for k in (i - 1, i) if 0 <= k < times.size]
+    best = min(near, key=lambda k: abs(ruler.x_of(times[k]) - x))
+    return best if abs(ruler.x_of(times[best]) - x) <= tolerance_px else None
+
+
 def nearest_key(keys: Sequence[float], ruler: Ruler, x: float, tolerance_px: float = TICK_PICK_PX) -> float | None:
     """The key time whose tick is nearest window x, if it is within ``tolerance_px``; else None."""
-    best, best_dx = None, tolerance_px
-    for key in keys:
-        dx = abs(ruler.x_of(key) - x)
-        if dx <= best_dx:
-            best, best_dx = float(key), dx
-    return best
+    k = nearest_key_index(keys, ruler, x, tolerance_px)
+    return None if k is None else float(np.asarray(keys, dtype=np.float64)[k])
+
+
+def visible_keys(keys: Sequence[float], ruler: Ruler) -> tuple[int, int]:
+    """The index range [lo, hi) of the (sorted) keys inside the ruler's view: only those are drawn."""
+    times = np.asarray(keys, dtype=np.float64)
+    lo = int(np.searchsorted(times, ruler.start - 1e-9, side="left"))
+    hi = int(np.searchsorted(times, ruler.view_end + 1e-9, side="right"))
+    return lo, hi
 
 
 def format_time(t: float, fps: float) -> str:

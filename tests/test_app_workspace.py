@@ -1,0 +1,156 @@
+"""The workspace in the real app, headless: several clips on one clock, the timeline's zoom, pan and fit,
+the loop range in playback and in the export, motion in place and the follow camera."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from app_harness import Driver
+from gltf_builder import GltfBuilder
+from viewer.export.offscreen import frame_times
+
+TRIANGLE = np.array([[0, 0, 0], [0.3, 0, 0], [0, 0.3, 0]], np.float32)
+
+
+@pytest.fixture
+def two_clips(tmp_path):
+    """Node 0 walks +x over 1 s (clip "Walk"); node 1 rises over 2 s (clip "Rise")."""
+    b = GltfBuilder()
+    mesh = b.add_mesh(TRIANGLE, [0, 1, 2])
+    b.add_node(name="walker", mesh=mesh)
+    b.add_node(name="riser", mesh=mesh, translation=[1.0, 0.0, 0.0])
+    b.add_animation([dict(node=0, path="translation", times=[0, 1], values=[[0, 0, 0], [2, 0, 0]])], name="Walk")
+    b.add_animation([dict(node=1, path="translation", times=[0, 2], values=[[1, 0, 0], [1, 1, 0]])], name="Rise")
+    b.add_scene([0, 1])
+    return b.write_gltf(tmp_path)
+
+
+def test_several_clips_play_together_on_one_clock(two_clips):
+    d = Driver(two_clips)
+    try:
+        s = d.app.state
+        assert s.active == (0,) and d.clock.duration == 1.0
+        d.key("A")
+        assert s.active == (0, 1) and d.clock.duration == 2.0  # the timeline spans the longest
+        d.clock.seek(1.5)
+        d.frame(0.0)
+        pos = d.app.pose.world[:, :3, 3]
+        assert pos[0] == pytest.approx([2, 0, 0])  # Walk ended at 1 s: it holds its last pose
+        assert pos[1] == pytest.approx([1, 0.75, 0])
+        assert [r.label for r in s.dope_rows() if r.channel is None] == ["Walk (1 ch)", "Rise (1 ch)"]
+        d.key("A")  # all play already: back to the clip picked last
+        assert s.active == (0,)
+        d.key("NUMBER_2")
+        assert s.active == (1,) and s.clip.name == "Rise"
+        assert s.toggle_active(0) and s.active == (0, 1)
+        assert s.toggle_active(1) and s.active == (0,)
+        assert not s.toggle_active(0)  # the last clip playing stays
+    finally:
+        d.close()
+
+
+def test_wheel_zooms_the_ruler_around_the_pointer_and_f_fits(two_clips):
+    d = Driver(two_clips)
+    try:
+        r = d.layout.ruler
+        x, y = 700, d.layout.ruler_y + 10
+        t = r.time_at(x)
+        d.scroll(x, y, 2)
+        d.frame(0.0)
+        zoomed = d.layout.ruler
+        assert zoomed.span == pytest.approx(r.span / 1.25 ** 2)
+        assert zoomed.time_at(x) == pytest.approx(t, abs=1e-9)
+        camera = d.app.camera.distance
+        d.scroll(x, y, 3)
+        d.frame(0.0)
+        assert d.app.camera.distance == camera  # the wheel on the timeline leaves the camera alone
+        d.move(x, y)
+        d.key("F")  # pointer on the timeline: fit the clip
+        d.frame(0.0)
+        assert d.app.state.view_range is None and d.layout.ruler.span == pytest.approx(1.0)
+    finally:
+        d.close()
+
+
+def test_middle_drag_on_the_timeline_pans_it(two_clips):
+    d = Driver(two_clips)
+    try:
+        d.app.state.view_range = (0.2, 0.6)
+        d.frame(0.0)
+        r = d.layout.ruler
+        y = d.layout.ruler_y + 10
+        d.move(800, y)
+        d.frame(0.0)
+        d.press(800, y, button=3)
+        d.frame(0.0)
+        step = r.px_per_second * 0.1  # 0.1 s of ruler
+        d.move(800 - step, y)
+        d.drag(800 - step, y, -step, 0)
+        d.frame(0.0)
+        d.release(800 - step, y, button=3)
+        d.frame(0.0)
+        assert d.app.state.view_range == pytest.approx((0.3, 0.7), abs=2e-3)
+    finally:
+        d.close()
+
+
+def test_loop_range_keys_hold_playback_inside_it(two_clips):
+    d = Driver(two_clips, paused=True)
+    try:
+        d.clock.seek(0.25)
+        d.key("I")
+        d.clock.seek(0.5)
+        d.key("O")
+        assert d.clock.range == (0.25, 0.5)
+        d.key("SPACE")
+        seen = []
+        for _ in range(40):
+            d.frame(1 / 60)
+            seen.append(d.clock.t)
+        assert min(seen) >= 0.25 - 1e-9 and max(seen) <= 0.5 + 1e-9
+        assert max(seen) - min(seen) > 0.2  # it played round the range
+        d.key("I", shift=True)
+        assert d.clock.range is None
+    finally:
+        d.close()
+
+
+def test_export_writes_the_loop_range_as_a_gif(two_clips, tmp_path):
+    d = Driver(two_clips, screenshot_dir=tmp_path)
+    try:
+        d.clock.set_range(0.25, 0.75)
+        d.clock.seek(0.1)
+        d.key("E")
+        d.frame(0.0)
+        path, = d.app.exports
+        with Image.open(path) as gif:
+            frames = gif.n_frames
+            size = gif.size
+        assert frames == len(frame_times(0.25, 0.75, d.app.state.fps))
+        assert size == tuple(d.app._view_size())
+        assert "0.250-0.750s" in path.name and "saved" in d.app.state.message
+        assert d.clock.t == 0.1  # the export leaves the playhead where it was
+        assert d.app.pose.world[0, 0, 3] == pytest.approx(0.2)  # and the pose shows it again
+    finally:
+        d.close()
+
+
+def test_motion_in_place_holds_the_root_and_follow_moves_the_camera(two_clips):
+    d = Driver(two_clips)
+    try:
+        d.clock.seek(0.5)
+        d.frame(0.0)
+        assert d.app.pose.world[0, 0, 3] == pytest.approx(1.0)
+        d.key("M")
+        assert d.app.pose.world[0, 0, 3] == pytest.approx(0.0)  # walker held at its start on the ground
+        d.key("M")
+        d.key("T")
+        d.app.state.select_node(0)
+        d.frame(0.0)
+        target = d.app.camera.target.copy()
+        d.clock.seek(0.75)
+        d.frame(0.0)
+        assert d.app.camera.target - target == pytest.approx([0.5, 0, 0])
+    finally:
+        d.close()
