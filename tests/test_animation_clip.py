@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from gltf_builder import GltfBuilder
 from viewer import GltfWarning, load, math3d
-from viewer.animation.clip import Channel, Clip
+from viewer.animation.clip import Channel, Clip, combine
 from viewer.animation.modes import MODES, Curve
 
 SQRT_HALF = math.sqrt(0.5)
@@ -295,3 +295,24 @@ def test_non_finite_times_are_refused_the_same_way_one_or_many(bad):
         clip.sample(np.array([0.0, bad, 0.5]))
     with pytest.raises(ValueError, match="finite"):
         clip.sample(np.float32(bad), "catmull-rom")
+
+
+def _line(node: int, path: str, end: float) -> Channel:
+    values = np.array([[0.0, 0.0, 0.0], [1.0, 2.0, 3.0]])
+    return Channel(node, path, Curve(np.array([0.0, end]), values, None, None, False, "LINEAR"))
+
+
+def test_combined_clips_run_to_the_longest_and_the_later_clip_wins_a_shared_property():
+    walk = Clip("walk", 0, [_line(0, "translation", 1.0), _line(1, "scale", 1.0)])
+    wave = Clip("wave", 1, [_line(1, "scale", 0.5), _line(2, "translation", 0.5)])
+    long = Clip("survey", 2, [_line(1, "scale", 3.0)])
+    both = combine([walk, wave])
+    assert both.duration == 1.0 and both.key != walk.key and both.key == (0, 1)
+    assert [(c.node, c.path) for c in both.channels] == [(0, "translation"), (1, "scale"), (2, "translation")]
+    assert both.channels[1] is wave.channels[0]  # node 1's scale: the later clip's
+    assert [(p.name, p.start, p.stop, p.overridden) for p in both.parts] == [("walk", 0, 1, 1), ("wave", 1, 3, 0)]
+    assert both.sample(0.75)[0] == pytest.approx([0.75, 1.5, 2.25])  # walk's own channel plays on
+    assert both.sample(0.75)[2] == pytest.approx([1.0, 2.0, 3.0])  # wave's holds its last key
+    hidden = combine([long, walk])  # survey's only channel is overridden, but the span stays its 3 s
+    assert hidden.duration == 3.0 and hidden.parts[0].overridden == 1
+    assert combine([walk]) is walk

@@ -41,12 +41,20 @@ class Channel:
 
 @dataclass(frozen=True)
 class Part:
-    """Channels ``start:stop`` of a clip came from glTF animation ``index`` named ``name``."""
+    """Channels ``start:stop`` of a clip came from glTF animation ``index`` named ``name``, which has
+    ``total`` channels (more than ``stop - start`` when later clips of a combination animate the same
+    properties)."""
 
     index: int
     name: str
     start: int
     stop: int
+    total: int = -1
+
+    @property
+    def overridden(self) -> int:
+        """Channels of this animation left out because a later clip animates the same property."""
+        return max(self.total - (self.stop - self.start), 0)
 
 
 @dataclass
@@ -119,7 +127,8 @@ class Clip:
 def combine(clips: Sequence[Clip]) -> Clip:
     """Several clips as one, to play them together on one clock.
 
-    The combined clip runs to the longest clip's end; a shorter clip's channels hold their last keys after it,
+    The combined clip runs to the longest clip's end (``duration``); a shorter clip's channels hold their
+    last keys after it,
     as any channel past its last key does. Where two clips animate the same node property, the later clip in
     ``clips`` wins and the earlier channel is left out — one writer per property keeps the pose well defined
     (the order is the caller's: the viewer passes file order, so the later animation wins).
@@ -136,7 +145,9 @@ def combine(clips: Sequence[Clip]) -> Clip:
     channels, parts, start = [], [], 0
     for clip, mine in zip(clips, kept):
         channels += mine
-        parts.append(Part(clip.index, clip.name, start, start + len(mine)))
+        parts.append(Part(clip.index, clip.name, start, start + len(mine), len(clip.channels)))
         start += len(mine)
     name = " + ".join(c.name for c in clips)
-    return Clip(name, -1, channels, tuple(parts))
+    combined = Clip(name, -1, channels, tuple(parts))
+    combined.duration = max(c.duration for c in clips)  # the longest clip's end, even if overridden
+    return combined

@@ -65,7 +65,7 @@ def tools_row(state: ViewerState, lay: tl.Layout, shown: int) -> None:
     flagged = int(state.seams().flagged.sum())
     if flagged:
         imgui.same_line(0, 16)
-        imgui.text_colored(imgui.ImVec4(*(c / 255 for c in SEAM)), f"! {flagged} channel{'s' if flagged > 1 else ''} jump at the loop seam")
+        imgui.text_colored(imgui.ImVec4(*(c / 255 for c in SEAM)), f"! {flagged} {'channels jump' if flagged > 1 else 'channel jumps'} at the loop seam")
         if imgui.is_item_hovered():
             imgui.set_tooltip("The pose at the clip's end differs from its start (value or velocity):\n"
                               "the loop shows a jump. Hover a row's ! for the numbers.")
@@ -116,9 +116,8 @@ def _channel_row(state: ViewerState, lay: tl.Layout, row, i: int, y: float, widt
         state.select_node(ch.node)
     flagged = bool(seams.flagged[c])
     if imgui.is_item_hovered():
-        extra = f"\nloop {seams.text(c)}" if flagged else ""
         imgui.set_tooltip(f"{row.label}\n{ch.curve.interpolation}, {len(ch.curve.times)} keys, "
-                          f"{clip.parts[row.part].name}{extra}\nclick: select the node")
+                          f"clip {clip.parts[row.part].name}\nloop {seams.text(c)}\nclick: select the node")
     label_w = tl.LABEL_W - 5 * tl.PAD - (12 if flagged else 0)
     dl.add_text(imgui.ImVec2(3 * tl.PAD, y + 2), col(color), fit(row.label, label_w))
     if flagged:

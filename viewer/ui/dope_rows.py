@@ -43,7 +43,8 @@ def dope_rows(clip: Clip | None, names: Sequence[str], text: str = "", selected_
         selected_only: keep only the channels of node ``selected`` (none when nothing is selected).
 
     A clip header comes before each part's rows when the clip combines several (``animation.clip.combine``);
-    a part whose channels are all filtered out gets no header.
+    a part whose channels are all filtered out gets no header (one whose channels later clips override
+    keeps it while no filter is on, so the user sees why its rows are missing).
     """
     if clip is None:
         return []
@@ -54,7 +55,15 @@ def dope_rows(clip: Clip | None, names: Sequence[str], text: str = "", selected_
         kept = [c for c in range(part.start, part.stop)
                 if (not selected_only or clip.channels[c].node == selected)
                 and needle in channel_label(names, clip, c).lower()]
-        if grouped and kept:
-            rows.append(Row(None, f"{part.name} ({part.stop - part.start} ch)", p))
+        if grouped and (kept or (not needle and not selected_only and part.overridden)):
+            rows.append(Row(None, _header(part), p))
         rows += [Row(c, channel_label(names, clip, c), p) for c in kept]
     return rows
+
+
+def _header(part) -> str:
+    """``"Walk (21 ch)"``, or ``"Survey (0 of 21 ch: later clips drive the rest)"``."""
+    kept = part.stop - part.start
+    if part.overridden:
+        return f"{part.name} ({kept} of {part.total} ch: later clips drive the rest)"
+    return f"{part.name} ({kept} ch)"

@@ -50,7 +50,7 @@ def draw_bar(state: ViewerState, lay: tl.Layout) -> dict[str, FloatRect]:
         rows = state.dope_rows()
         channel_rows.tools_row(state, lay, sum(r.channel is not None for r in rows))
         channel_rows.channel_rows(state, lay, rows)
-    channel_rows.shade_range(state, lay, lay.ruler_y, lay.rows_y if state.display.channels else lay.height)
+    channel_rows.shade_range(state, lay, lay.ruler_y, lay.tools_y)  # ruler and summary row; the rows shade their own
     _playhead(state, lay)
     _zoom_and_pan(state, lay)
     imgui.end()
