@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from app_harness import Driver
+from conftest import KHRONOS_DIR
 from gltf_builder import GltfBuilder
 from viewer.ui.panels import _vec
 
@@ -82,3 +83,20 @@ def test_every_morph_weight_is_a_bar_with_its_target_name(tmp_path):
     finally:
         d.close()
     assert _bar_rows(rgb, 1000) == 6
+
+
+def test_all_eight_morph_stress_test_weights_are_readable():
+    path = KHRONOS_DIR / "MorphStressTest" / "MorphStressTest.gltf"
+    if not path.exists():
+        pytest.skip(f"shared model missing: {path}")
+    d = Driver(path, size=(1280, 720), animation=2)  # "Pulse": every weight at 1 near t = 2.872 s
+    try:
+        d.app.state.clock.seek(2.872)
+        d.app.state.selected_node = 0
+        d.frames(3, 0.0)
+        weights = d.app.pose.node_weights(0)
+        rgb = d.pixels()
+    finally:
+        d.close()
+    assert len(weights) == 8 and (weights > 0.95).all()
+    assert _bar_rows(rgb, 1000) == 8  # eight full bars, none scrolled away
