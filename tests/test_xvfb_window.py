@@ -3,6 +3,9 @@
 Checks what a person would see: playing frames differ, paused frames are identical, Right steps to the next
 key and a drag on the ruler scrubs (both change the pose, and the orange playhead lands where the pure
 layout says that time is), and Esc closes the window with exit status 0 and nothing on stderr but warnings.
+In compare view (``--compare``) at 1280×720 on a morph-only file, MorphStressTest and the shared model, it
+plays without crashing and every pane's label and centre are on screen, not under a panel (framebuffer only:
+the pane rectangles come from the pure layout, the subprocess's imgui rectangles cannot be read).
 Screenshots are read straight from the X server (``XGetImage`` through ctypes: no extra package).
 Skips cleanly when Xvfb or xdotool is missing (``.ci/run`` installs both: ``apt-get install xvfb xdotool``).
 """
@@ -20,6 +23,7 @@ import numpy as np
 import pytest
 
 from conftest import KHRONOS_DIR, REPO_ROOT
+from viewer import compare
 from viewer.resources import asset_path
 from viewer.scene import load
 from viewer.ui import timeline
@@ -261,12 +265,12 @@ def close(screen, app: subprocess.Popen) -> None:
         app.wait()
 
 
-def start_viewer(display: str, path, *options: str) -> tuple[dict, subprocess.Popen]:
+def start_viewer(display: str, path, *options: str, size: tuple[int, int] = SIZE) -> tuple[dict, subprocess.Popen]:
     """``animview FILE`` in a real pyglet window on ``display``; the environment and the process."""
     env = dict(os.environ, DISPLAY=display)
     env.pop("WAYLAND_DISPLAY", None)
     app = subprocess.Popen([sys.executable, "-m", "viewer", str(path), "--window", "pyglet", *options,
-                            "--size", f"{SIZE[0]}x{SIZE[1]}"], cwd=REPO_ROOT, env=env,
+                            "--size", f"{size[0]}x{size[1]}"], cwd=REPO_ROOT, env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return env, app
 
@@ -276,3 +280,93 @@ def window_geometry(env: dict, app: subprocess.Popen) -> tuple[str, tuple[int, i
     wid = wait_for_window(env, app)
     geo = dict(line.split("=") for line in xdotool(env, "getwindowgeometry", "--shell", wid).split())
     return wid, tuple(int(geo[k]) for k in ("X", "Y", "WIDTH", "HEIGHT"))
+
+
+COMPARE_SIZE = (1280, 720)
+COMPARE_MODES = ("step", "linear", "catmull-rom")
+LABEL_CHAR_W, LABEL_TEXT_H = 7, 13  # imgui's default font (ProggyClean 13 px): 7 px a character
+LABEL_MIN_PIXELS = 20  # pixels of the mode's colour in its label ("step", the shortest, has about 60)
+PANEL_BG_OVER_VIEW = np.array([24, 27, 33])  # the panels' window background over the view's clear colour
+SEPARATOR = np.array([77, 82, 92])  # the line between panes (``draw_pane_labels``)
+
+
+def compare_model(name: str, tmp_path):
+    """The built-in morph-only triangle (a clip of weights only), a shared Khronos model, or the module's model."""
+    if name == "morph_only":
+        from gltf_builder import morph_only
+
+        return morph_only().write_gltf(tmp_path, "morph_only.gltf")
+    if name == "shared":
+        return model_path()
+    from conftest import khronos_model
+
+    return khronos_model(name)
+
+
+@pytest.mark.parametrize("name", ["morph_only", "MorphStressTest", "shared"])
+def test_compare_view_plays_and_its_panes_are_uncovered_under_xvfb(display, tmp_path, name):
+    """``animview FILE --compare step,linear,catmull-rom`` at 1280×720 in a real window: it plays a second
+    with the picture changing and without crashing, then, paused, every pane's label and centre show on
+    screen, and Esc exits 0 with no traceback.
+
+    The imgui window rectangles live in the subprocess, so this test reads the framebuffer only (the X
+    server's screenshot) and takes the pane rectangles from the pure arithmetic the viewer uses:
+    ``compare.pane_rects`` over ``Layout.scene_viewport`` of the bar's layout with the docked column at its
+    default width ``timeline.side_width(width)``. The separator lines between panes and the column's left edge
+    are checked where that arithmetic puts them, so a layout that drifted from it fails here; then per pane:
+    the label (text at (x + 8, y + 6), ``compare_panel.draw_pane_labels``) holds the mode's colour (the
+    panels are drawn over the labels, so a covered label loses it), and the 15 × 15 region around the centre
+    pixel holds no pixel of the panels' background colour (a colour test: the 3D view's clear colour, grid
+    and these models are far from it). ``test_app_panes_uncovered`` checks the same headless, exactly,
+    against imgui's own window rectangles and a frame drawn without the overlay."""
+    path = compare_model(name, tmp_path)
+    clip = load(path).clips[0]
+    env, app = start_viewer(display, path, "--compare", ",".join(COMPARE_MODES), size=COMPARE_SIZE)
+    screen = Screen(display)
+    try:
+        wid, (wx, wy, w, h) = window_geometry(env, app)
+        assert (w, h) == COMPARE_SIZE
+        lay = timeline.layout(w, h, clip.duration, 0, timeline.side_width(w))
+        _, _, view_w, view_h = lay.scene_viewport()
+        rects = compare.pane_rects(len(COMPARE_MODES), view_w, view_h)
+        shot = lambda: screen.grab(wx, wy, w, h)  # noqa: E731
+        deadline = time.monotonic() + 30
+        while shot().std() < 5:
+            assert time.monotonic() < deadline, "the window never showed a picture"
+            time.sleep(0.2)
+        xdotool(env, "mousemove", str(wx + 3), str(wy + h - 3))  # the pointer rests on the bar's empty corner
+        time.sleep(SETTLE)
+        a = shot()
+        time.sleep(0.5)
+        b = shot()
+        time.sleep(0.5)
+        assert app.poll() is None, f"animview exited while playing compare view: {app.stderr.read()}"
+        assert not np.array_equal(a[:view_h, :view_w], b[:view_h, :view_w]), "playing compare panes are identical"
+
+        xdotool(env, "key", "space")
+        time.sleep(SETTLE)
+        c = shot().astype(int)
+        check_panes_on_screen(c, rects, view_w, view_h)
+        quit_with_escape(env, app)
+    finally:
+        close(screen, app)
+
+
+def check_panes_on_screen(rgb: np.ndarray, rects, view_w: int, view_h: int) -> None:
+    """Each pane's label and centre in a screenshot ``rgb`` (int, window pixels) are the 3D view's."""
+    near = lambda px, colour, tol: np.abs(px - colour).max(axis=-1) <= tol  # noqa: E731
+    column = rgb[view_h // 2: view_h - 20, view_w + 2: view_w + 6]
+    view_edge = rgb[view_h // 2: view_h - 20, view_w - 6: view_w - 2]
+    assert near(column, PANEL_BG_OVER_VIEW, 4).mean() > 0.5 and near(view_edge, PANEL_BG_OVER_VIEW, 3).mean() < 0.1, \
+        "the docked column's left edge is not where the layout puts it"
+    for (x, y, w, h), mode in zip(rects, COMPARE_MODES):
+        where = f"{mode} pane {(x, y, w, h)}"
+        if x > 0:  # the separator line on the pane's left edge, as the pure layout places it
+            line = rgb[y + h // 4: y + 3 * h // 4, x - 1: x + 2]
+            assert near(line, SEPARATOR, 6).any(axis=1).all(), f"{where}: no separator at x = {x}"
+        label = rgb[y + 3: y + 9 + LABEL_TEXT_H, x + 3: x + 13 + LABEL_CHAR_W * len(mode)]
+        count = near(label, np.array(compare.mode_rgb255(mode)), 10).sum()
+        assert count >= LABEL_MIN_PIXELS, f"{where}: the label's colour is not on screen ({count} px)"
+        cx, cy = x + w // 2, y + h // 2
+        centre = rgb[cy - 7: cy + 8, cx - 7: cx + 8]
+        assert not near(centre, PANEL_BG_OVER_VIEW, 3).any(), f"{where}: the centre shows a panel's background"
