@@ -13,11 +13,11 @@ from imgui_bundle import imgui
 from viewer import math3d
 from viewer.animation.modes import MODES
 from viewer.pose import Pose
-from viewer.scene import Nodes
+from viewer.ui import node_tree
 from viewer.ui.keys import HELP
 from viewer.ui.state import ViewerState
 
-TREE_ROW_H = 19
+TREE_ROW_H = node_tree.TREE_ROW_H
 WEIGHT_ROW_H = 21  # one morph weight bar
 PANEL_FLAGS = imgui.WindowFlags_.no_saved_settings | imgui.WindowFlags_.no_focus_on_appearing
 # A window's (x, y, w, h) in pixels as imgui reports it (floats); the one definition for every ui module
@@ -50,22 +50,18 @@ def view_section(state: ViewerState) -> None:
 
 
 def node_section(state: ViewerState, pose: Pose, tree_rows: int) -> None:
-    """The selected node's local T / R / S / weights now, and the node tree (click to select), at most
-    ``tree_rows`` rows tall (it scrolls)."""
+    """The selected node's local T / R / S / weights now, and the node tree with its search field
+    (``node_tree``: click to select, reveals a node picked in the 3D view), at most ``tree_rows`` rows
+    tall (it scrolls)."""
     _readout(state, pose)
     imgui.separator()
-    rows = min(len(state.scene.nodes), tree_rows)
-    if imgui.begin_child("##tree", imgui.ImVec2(0, TREE_ROW_H * rows + 6)):
-        nodes = state.scene.nodes
-        for root in _children(nodes)[-1]:
-            _tree(state, nodes, root)
-    imgui.end_child()
+    node_tree.draw(state, tree_rows)
 
 
 def _readout(state: ViewerState, pose: Pose) -> None:
     node = state.selected_node
     if node is None:
-        imgui.text_disabled("no node selected: pick one below")
+        imgui.text_disabled("no node selected: pick one below or in the view")
         return
     names = state.scene.nodes.names
     imgui.text(f"#{node} {names[node]}")
@@ -106,39 +102,6 @@ def _vec(v: np.ndarray, digits: int = 4) -> str:
     """Fixed columns; magnitudes of 10^6 and up (a 1e39 translation has 40 digits) in e-notation."""
     return " ".join(f"{x:{digits + 4}.{digits}f}" if abs(x) < 1e6 else f"{x:{digits + 4}.{digits - 1}e}"
                     for x in np.asarray(v, dtype=np.float64))
-
-
-_CHILDREN: list[tuple[Nodes, dict[int, list[int]]]] = []  # the last two scenes' trees (Nodes is unhashable)
-
-
-def _children(nodes: Nodes) -> dict[int, list[int]]:
-    """Children of each node in file order; key -1 lists the roots. Built once per scene, not per frame."""
-    for known, tree in _CHILDREN:
-        if known is nodes:
-            return tree
-    tree: dict[int, list[int]] = {-1: []}
-    for i, p in enumerate(nodes.parent.tolist()):
-        tree.setdefault(int(p), []).append(i)
-    _CHILDREN[:] = [(nodes, tree)] + _CHILDREN[:1]
-    return tree
-
-
-def _tree(state: ViewerState, nodes: Nodes, node: int) -> None:
-    kids = _children(nodes).get(node, [])
-    flags = imgui.TreeNodeFlags_.open_on_arrow | imgui.TreeNodeFlags_.span_avail_width
-    if not kids:
-        flags |= imgui.TreeNodeFlags_.leaf
-    if state.selected_node == node:
-        flags |= imgui.TreeNodeFlags_.selected
-    if nodes.depth[node] < 2:
-        imgui.set_next_item_open(True, imgui.Cond_.once)
-    opened = imgui.tree_node_ex(f"{nodes.names[node]}##{node}", flags)
-    if imgui.is_item_clicked() and not imgui.is_item_toggled_open():
-        state.select_node(node)
-    if opened:
-        for child in kids:
-            _tree(state, nodes, child)
-        imgui.tree_pop()
 
 
 def draw_help(state: ViewerState, width: int, height: int) -> FloatRect | None:
