@@ -81,7 +81,7 @@ def test_clip_bounds_poses_an_even_subset_when_the_budget_is_small(tmp_path, mon
     scene = load(b.write_gltf(tmp_path, "long.gltf"))
     posed = []
     real = bounds_module.pose_bounds
-    monkeypatch.setattr(bounds_module, "pose_bounds", lambda pose: posed.append(1) or real(pose))
+    monkeypatch.setattr(bounds_module, "pose_bounds", lambda pose, **kw: posed.append(1) or real(pose, **kw))
     lo, hi = clip_bounds(scene, scene.clips[0])
     assert len(posed) == len(np.union1d(times, np.linspace(0, 10, 32)))  # every key, within the budget
     assert hi[0] == pytest.approx(11.0)
@@ -119,3 +119,54 @@ def test_beyond_the_exact_budget_unrotated_instances_are_still_exact(tmp_path, m
     pose = Pose(load(b.write_gltf(tmp_path, "boxes.gltf")))
     monkeypatch.setattr(bounds_module, "EXACT_POINTS", 0)
     np.testing.assert_allclose(pose_bounds(pose), _by_definition(pose), atol=1e-9)
+
+
+def _exact_clip_bounds(scene, clip, times):
+    pose, lo, hi = Pose(scene), np.full(3, np.inf), np.full(3, -np.inf)
+    for t in times:
+        pose.set_time(clip, t)
+        a, b = pose_bounds(pose)
+        lo, hi = np.minimum(lo, a), np.maximum(hi, b)
+    return lo, hi
+
+
+def _skinned_models():
+    from conftest import KHRONOS_DIR
+    names = ["RiggedSimple/RiggedSimple.gltf", "RiggedFigure/RiggedFigure.gltf", "Fox/Fox.glb", "SimpleSkin/SimpleSkin.gltf"]
+    return [KHRONOS_DIR / n for n in names]
+
+
+@pytest.mark.parametrize("path", _skinned_models(), ids=lambda p: p.parent.name)
+def test_joint_boxes_hold_every_skinned_pose_and_stay_close(path, monkeypatch):
+    if not path.exists():
+        pytest.skip(f"shared model missing: {path}")
+    scene = load(path)
+    clip = scene.clips[0]
+    times = np.union1d(clip.key_times, np.linspace(0.0, clip.duration, 32))
+    exact_lo, exact_hi = _exact_clip_bounds(scene, clip, times)
+    lo, hi = clip_bounds(scene, clip)  # within the budget: exact
+    np.testing.assert_allclose([lo, hi], [exact_lo, exact_hi], atol=1e-9)
+    monkeypatch.setattr(bounds_module, "POSE_BUDGET", 1)  # beyond it: joint boxes
+    lo, hi = clip_bounds(scene, clip)
+    size = np.max(exact_hi - exact_lo)
+    assert (lo <= exact_lo + 1e-9 * size).all() and (hi >= exact_hi - 1e-9 * size).all()  # holds them all
+    assert np.max((exact_lo - lo) + (hi - exact_hi)) <= 0.5 * size  # and frames them closely
+
+
+def test_joint_boxes_hold_a_morphed_skin(tmp_path, monkeypatch):
+    monkeypatch.setattr(bounds_module, "POSE_BUDGET", 1)
+    scene = load(minimal_animated().write_gltf(tmp_path, "minimal.gltf"))
+    clip = scene.clips[0]
+    times = np.union1d(clip.key_times, np.linspace(0.0, clip.duration, 32))
+    exact_lo, exact_hi = _exact_clip_bounds(scene, clip, times)
+    lo, hi = clip_bounds(scene, clip)
+    assert (lo <= exact_lo + 1e-9).all() and (hi >= exact_hi - 1e-9).all()
+
+
+def test_beyond_the_budget_skinned_clip_bounds_skin_no_vertex(tmp_path, monkeypatch):
+    monkeypatch.setattr(bounds_module, "POSE_BUDGET", 100)
+    scene = load(minimal_animated().write_gltf(tmp_path, "minimal.gltf"))
+    monkeypatch.setattr(Pose, "primitive_positions", lambda *a: pytest.fail("skinned a vertex on the CPU"))
+    nodes = scene.nodes
+    assert (nodes.skin[nodes.mesh >= 0] >= 0).any()
+    clip_bounds(scene, scene.clips[0])

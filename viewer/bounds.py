@@ -15,6 +15,7 @@ import numpy as np
 from viewer.animation.clip import Clip
 from viewer.pose import FLOAT32_MAX, Pose
 from viewer.scene import Scene
+from viewer.skin_bounds import Boxes, joint_boxes, local_boxes, placed_bounds
 
 POINTS_PER_CHUNK = 1 << 20  # (K, V, 3) temporaries stay a few tens of MB
 EXACT_POINTS = 1 << 22  # placed points per primitive beyond which instances contribute their boxes' corners
@@ -23,12 +24,14 @@ EXACT_POINTS = 1 << 22  # placed points per primitive beyond which instances con
 # MIN_POSES): a 30 000-node chain or a 1 300-key skinned clip must not take seconds before a first frame.
 POSE_BUDGET = 1_000_000
 MIN_POSES = 4
+WORLD_BATCH = 1 << 18  # times × nodes per batch of world matrices for the joint boxes (32 MB of float64)
 MAX_WEIGHT_GROUPS = 64  # distinct morph weights among a mesh's instances handled one group at a time
 
 
-def pose_bounds(pose: Pose) -> tuple[np.ndarray, np.ndarray]:
+def pose_bounds(pose: Pose, include_skinned: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """World-space axis-aligned bounds (min (3,), max (3,)) of every drawn mesh at the pose's time;
-    zeros when nothing is drawn."""
+    zeros when nothing is drawn. ``include_skinned=False`` leaves skinned meshes out (``clip_bounds`` bounds them
+    by joint boxes); then (+inf, −inf) when nothing else is drawn."""
     scene, nodes = pose.scene, pose.scene.nodes
     lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
     if getattr(pose, "_instance_groups", None) is None:  # the scene's, computed once per pose
@@ -53,7 +56,7 @@ def pose_bounds(pose: Pose) -> tuple[np.ndarray, np.ndarray]:
                 for k, row in enumerate(distinct):  # usually one: instances share the mesh's weights
                     lo, hi = _instances(lo, hi, pose.world[members[which.reshape(-1) == k]], prim, row[None])
         groups: dict[tuple, int] = {}
-        for node in skinned.tolist():
+        for node in (skinned.tolist() if include_skinned else []):
             mesh = scene.meshes[nodes.mesh[node]]
             own = -1 if all("JOINTS_0" in p.attributes for p in mesh.primitives) else node  # else placed by it
             groups.setdefault((int(nodes.skin[node]), int(nodes.mesh[node]), pose.node_weights(node).tobytes(), own),
@@ -62,25 +65,80 @@ def pose_bounds(pose: Pose) -> tuple[np.ndarray, np.ndarray]:
             for prim in scene.meshes[nodes.mesh[node]].primitives:
                 if "POSITION" in prim.attributes:
                     lo, hi = _extend(lo, hi, pose.primitive_positions(node, prim))
-    if not np.isfinite(lo).all():
+    if not np.isfinite(lo).all() and include_skinned:
         return np.zeros(3), np.zeros(3)
     return lo, hi
 
 
 def clip_bounds(scene: Scene, clip: Clip | None, samples: int = 32, mode: str = "authored") -> tuple[np.ndarray, np.ndarray]:
-    """Bounds over a whole clip (its key times plus ``samples`` even times), so a walk stays in view."""
+    """Bounds over a whole clip (its key times plus ``samples`` even times), so a walk stays in view.
+
+    Every mesh is placed exactly at every one of those times when that fits ``POSE_BUDGET``. Beyond it,
+    skinned meshes are bounded by joint boxes (``skin_bounds``: a bound, a little loose, at every time, from
+    world matrices computed for all of them in one batch) and rigid and morphed meshes are placed exactly
+    at an even subset of the times — a 1 300-key skinned clip frames in milliseconds.
+    """
     pose = Pose(scene)
     if clip is None:
         return pose_bounds(pose)
     times = np.union1d(clip.key_times, np.linspace(0.0, clip.duration, samples))
-    most = max(MIN_POSES, POSE_BUDGET // _pose_cost(pose))
-    if len(times) > most:
-        times = times[np.unique(np.round(np.linspace(0, len(times) - 1, most)).astype(np.int64))]
+    exact = len(times) * _pose_cost(pose, skinned=True) <= POSE_BUDGET
     lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
-    for t in times:
-        pose.set_time(clip, t, mode)
-        a, b = pose_bounds(pose)
-        lo, hi = np.minimum(lo, a), np.maximum(hi, b)
+    boxes = Boxes.concat([]) if exact else _skinned_boxes(scene, clip)
+    if len(boxes.node):
+        step = max(1, WORLD_BATCH // max(1, len(scene.nodes)))
+        for k in range(0, len(times), step):
+            with np.errstate(over="ignore", invalid="ignore"):
+                a, b = placed_bounds(pose.world_at(clip, times[k: k + step], mode), boxes)
+            lo, hi = np.minimum(lo, a), np.maximum(hi, b)
+    rigid, morphed, _ = _instance_groups(scene)
+    if exact or rigid or morphed:
+        most = max(MIN_POSES, POSE_BUDGET // _pose_cost(pose, skinned=exact))
+        if len(times) > most:
+            times = times[np.unique(np.round(np.linspace(0, len(times) - 1, most)).astype(np.int64))]
+        for t in times:
+            pose.set_time(clip, t, mode)
+            a, b = pose_bounds(pose, include_skinned=exact)
+            lo, hi = np.minimum(lo, a), np.maximum(hi, b)
+    if not np.isfinite(lo).all():
+        return np.zeros(3), np.zeros(3)
+    return lo, hi
+
+
+def _skinned_boxes(scene: Scene, clip: Clip) -> Boxes:
+    """Joint boxes of every skinned mesh node (those sharing skin and mesh once), morph-widened by the
+    weights the clip and the file give it; a primitive without joints is its node's own box."""
+    nodes, parts, seen = scene.nodes, [], set()
+    for node in np.flatnonzero((nodes.mesh >= 0) & (nodes.skin >= 0)).tolist():
+        mesh, skin = int(nodes.mesh[node]), int(nodes.skin[node])
+        w_lo, w_hi = _weight_range(scene, clip, node)
+        key = (skin, mesh, w_lo.tobytes(), w_hi.tobytes())
+        placed_by_joints = all("JOINTS_0" in p.attributes for p in scene.meshes[mesh].primitives)
+        if placed_by_joints and key in seen:
+            continue
+        seen.add(key)
+        for prim in scene.meshes[mesh].primitives:
+            if "POSITION" not in prim.attributes or not len(prim.attributes["POSITION"]):
+                continue
+            if "JOINTS_0" in prim.attributes and "WEIGHTS_0" in prim.attributes:
+                parts.append(joint_boxes(scene, skin, prim, w_lo, w_hi))
+            else:
+                parts.append(local_boxes(node, prim, w_lo, w_hi))
+    return Boxes.concat(parts)
+
+
+def _weight_range(scene: Scene, clip: Clip, node: int) -> tuple[np.ndarray, np.ndarray]:
+    """Lowest and highest morph weight (per target) a node shows over the clip: its keys and its rest
+    weights (cubic overshoot between keys is not counted: a framing bound, not an exact one)."""
+    mesh = scene.meshes[scene.nodes.mesh[node]]
+    rest = scene.nodes.weights[node]
+    rest = mesh.weights if rest is None else rest
+    lo = hi = np.resize(np.asarray(rest, np.float64), mesh.target_count)
+    for ch in clip.channels:
+        if ch.node == node and ch.path == "weights":
+            keys = np.asarray(ch.curve.values, np.float64)[:, : mesh.target_count]
+            lo = np.minimum(lo, np.pad(keys.min(axis=0), (0, mesh.target_count - keys.shape[1])))
+            hi = np.maximum(hi, np.pad(keys.max(axis=0), (0, mesh.target_count - keys.shape[1])))
     return lo, hi
 
 
@@ -170,13 +228,14 @@ def _extend(lo: np.ndarray, hi: np.ndarray, points: np.ndarray) -> tuple[np.ndar
     return np.minimum(lo, p.min(axis=0)), np.maximum(hi, p.max(axis=0))
 
 
-def _pose_cost(pose: Pose) -> int:
+def _pose_cost(pose: Pose, skinned: bool) -> int:
     """Work of one pose in ``clip_bounds``: every node and every product of its world plan (a deep chain
-    multiplies each node about log2(depth) times), plus every vertex that is skinned or morphed."""
+    multiplies each node about log2(depth) times), plus every vertex that is morphed, and skinned ones
+    when ``skinned`` (else joint boxes bound them)."""
     scene, nodes = pose.scene, pose.scene.nodes
     cost = len(nodes) + sum(len(dst) for dst, _ in pose.world_plan)
     for node in np.flatnonzero(nodes.mesh >= 0).tolist():
         mesh = scene.meshes[nodes.mesh[node]]
-        if nodes.skin[node] >= 0 or mesh.target_count:
+        if (nodes.skin[node] >= 0 and skinned) or (nodes.skin[node] < 0 and mesh.target_count):
             cost += sum(len(p.attributes.get("POSITION", ())) for p in mesh.primitives)
     return max(1, cost)
