@@ -1,0 +1,55 @@
+"""Render README's pictures again: ``python docs/pictures.py`` (headless, EGL; from the repository root).
+
+The screenshot is the viewer window itself (``ViewerApp`` on moderngl-window's headless window — the code
+path a person's window runs), set up as a person would: the dope sheet open, a node selected, a loop range.
+The compare picture and the GIF come from ``animview render`` (its ``--compare`` and ``--overlay`` sources).
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from viewer.app import ViewerApp, ViewOptions
+from viewer.cli.view import open_window
+
+DOCS = Path(__file__).resolve().parent
+ASSETS = DOCS.parent / "assets"
+
+
+def window_screenshot(out: Path, size=(1280, 720)) -> None:
+    """The demo in the window: cubes at 1.6 s, one row per channel, the CUBICSPLINE cube selected, a loop range."""
+    wnd = open_window("headless", size, "egl")
+    app = ViewerApp(ctx=wnd.ctx, wnd=wnd, options=ViewOptions(path=ASSETS / "interpolation.gltf", paused=True))
+    wnd.config = app
+    s = app.state
+    s.display.channels = True
+    s.select_node(list(s.scene.nodes.names).index("CUBICSPLINE"))
+    s.clock.set_range(1.0, 3.0)
+    s.clock.seek(1.6)
+    for _ in range(3):
+        wnd.use()
+        wnd.render(0.0, 1 / 60)
+        wnd.swap_buffers()
+    w, h = wnd.fbo.size
+    rgb = np.frombuffer(wnd.fbo.read(viewport=(0, 0, w, h), components=3, alignment=1), np.uint8)
+    Image.fromarray(rgb.reshape(h, w, 3)[::-1]).save(out)
+    app.release()
+    wnd.destroy()
+
+
+def main() -> None:
+    window_screenshot(DOCS / "screenshot.png")
+    run = [sys.executable, "-c", "from viewer.cli.main import main_entry; main_entry()", "render"]
+    subprocess.run([*run, str(ASSETS / "irregular.gltf"), "--compare", "step,linear,catmull-rom", "--trails",
+                    "--curves", "--time", "0.9", "--size", "1200x640", "--yaw", "0", "--pitch", "12",
+                    "-o", str(DOCS / "compare.png")], check=True)
+    subprocess.run([*run, str(ASSETS / "interpolation.gltf"), "--overlay", "--size", "960x540", "--fps", "12",
+                    "-o", str(DOCS / "viewer.gif")], check=True)
+
+
+if __name__ == "__main__":
+    main()
