@@ -100,6 +100,7 @@ def draw(state: ViewerState, rows: int) -> None:
             state.node_filter = ""
         imgui.set_item_tooltip("clear the search (Esc in the field)")
     height = TREE_ROW_H * min(len(nodes), rows) + 6
+    revealing = state.selected_node is not None and state.selected_node != state.tree_revealed
     if imgui.begin_child("##tree", imgui.ImVec2(0, height)):
         pos, size = imgui.get_window_pos(), imgui.get_window_size()
         RECTS["tree"] = (pos.x, pos.y, size.x, size.y)
@@ -108,6 +109,8 @@ def draw(state: ViewerState, rows: int) -> None:
         else:
             _hierarchy(state, nodes)
     imgui.end_child()
+    if revealing and not state.node_filter.strip():  # the column scrolls too, so the tree is on screen
+        imgui.set_scroll_here_y(1.0)
     imgui.pop_id()
 
 

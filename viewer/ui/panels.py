@@ -40,6 +40,12 @@ def view_section(state: ViewerState) -> None:
     _, d.grid = imgui.checkbox("grid (G)", d.grid)
     _, d.bounds = imgui.checkbox("bounds (B)", d.bounds)
     _, d.compare = imgui.checkbox("compare modes (C)", d.compare)
+    _, d.in_place = imgui.checkbox("motion in place (M)", d.in_place)
+    if imgui.is_item_hovered():
+        imgui.set_tooltip("hold the motion root's travel on the ground, so a walk stays on the spot")
+    _, d.follow = imgui.checkbox("camera follows (T)", d.follow)
+    if imgui.is_item_hovered():
+        imgui.set_tooltip("the camera moves with the selected node, or with the motion root")
     imgui.set_next_item_width(130)
     index = MODES.index(state.mode) if state.mode in MODES else 0
     changed, index = imgui.combo("interpolation", index, list(MODES))
@@ -47,6 +53,11 @@ def view_section(state: ViewerState) -> None:
         state.mode = MODES[index]
     if imgui.button("help (?)"):
         d.help = not d.help
+    imgui.same_line()
+    if imgui.button("export GIF (E)"):
+        state.requested = "export"
+    if imgui.is_item_hovered():
+        imgui.set_tooltip("the loop range (or the whole clip) as a GIF of the 3D view, next to the screenshots")
 
 
 def node_section(state: ViewerState, pose: Pose, tree_rows: int) -> None:
