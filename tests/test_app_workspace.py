@@ -154,3 +154,26 @@ def test_motion_in_place_holds_the_root_and_follow_moves_the_camera(two_clips):
         assert d.app.camera.target - target == pytest.approx([0.5, 0, 0])
     finally:
         d.close()
+
+
+def test_the_window_looks_through_the_files_camera_until_the_mouse_orbits(tmp_path, capsys):
+    from test_export_offscreen import _file_with_camera_and_bad_image
+    from viewer.cli.main import main
+    from viewer.render.camera import GltfCamera
+
+    path = _file_with_camera_and_bad_image(tmp_path, bad_image=False)
+    assert main(["--window", "headless", "--backend", "egl", "--frames", "1", "--camera", "nope", str(path)]) == 2
+    assert "0:'front'" in capsys.readouterr().err  # the message lists the file's cameras
+    d = Driver(path, camera=0)
+    try:
+        assert d.app.state.cameras() == [0] and isinstance(d.app.view_camera(), GltfCamera)
+        through_file = d.view_pixels()
+        vp = d.layout.scene_viewport()
+        d.press(vp[2] // 2, 100)
+        d.drag(vp[2] // 2 + 40, 100, 40, 0)
+        d.release(vp[2] // 2 + 40, 100)
+        d.frame(0.0)
+        assert d.app.state.view_camera is None and d.app.view_camera() is d.app.camera
+        assert (d.view_pixels() != through_file).any()
+    finally:
+        d.close()

@@ -29,7 +29,7 @@ from viewer.export.view_frames import ViewFrames
 from viewer.export.writers import write_clip
 from viewer.bounds import clip_bounds
 from viewer.pose import Pose
-from viewer.render.camera import OrbitCamera
+from viewer.render.camera import OrbitCamera, gltf_camera
 from viewer.render.compare_view import CompareView
 from viewer.render.scene_view import SceneView, draw_scene_view
 from viewer.render.overlay_lines import OverlayLines, pick
@@ -60,6 +60,7 @@ class ViewOptions:
         screenshot_dir: where P saves PNGs and E saves GIFs.
         compare: modes of the compare panes (2–4); given, the viewer starts in compare view (C toggles).
         allow_outside_folder: files opened may name buffers and images outside their folder tree.
+        camera: look through this glTF camera (index; a node must carry it) instead of the orbit camera.
     """
 
     path: Path
@@ -72,6 +73,7 @@ class ViewOptions:
     screenshot_dir: Path = Path(".")
     compare: tuple[str, ...] | None = None
     allow_outside_folder: bool = False
+    camera: int | None = None
 
 
 class ViewerApp(mglw.WindowConfig):
@@ -111,6 +113,8 @@ class ViewerApp(mglw.WindowConfig):
         if not options.paused:
             clock.play()
         self.camera = OrbitCamera()
+        self._gltf_cameras: dict[int, object] = {}
+        self.state.view_camera = options.camera
         self._followed: tuple[int | None, np.ndarray | None] = (None, None)
         self._bounds_key = None
         self.frame_scene()
@@ -172,7 +176,7 @@ class ViewerApp(mglw.WindowConfig):
         viewport = self.overlay.layout.scene_viewport() if d.overlay else (0, 0, w, h)
         view = SceneView(s.clip, s.clock.t, s.compare_modes, s.selected_node, d)
         draw_scene_view(self.ctx, fbo, viewport, h, self.renderer, self.compare_view, self.lines, self.pose,
-                        self.camera, view)
+                        self.view_camera(), view)
 
     def _view_size(self) -> tuple[int, int]:
         """Pixels the 3D view gets: the whole window, less the bar and the panel column when they show."""
@@ -191,9 +195,25 @@ class ViewerApp(mglw.WindowConfig):
         _, _, w, h = pane_rects(self._panes(), view_w, max(view_h, 1))[0]
         return w / max(h, 1)
 
+    def view_camera(self):
+        """The camera the 3D view looks through: the file's camera chosen in the View section (``--camera``),
+        else the orbit camera the mouse moves."""
+        index = self.state.view_camera
+        if index is None:
+            return self.camera
+        if index not in self._gltf_cameras:
+            self._gltf_cameras[index] = gltf_camera(self.scene, index)
+        return self._gltf_cameras[index]
+
+    def _take_orbit_camera(self) -> None:
+        """Orbiting, panning or zooming leaves the file's camera for the orbit camera, from where it stood."""
+        if self.state.view_camera is not None:
+            self.state.view_camera = None
+            self.state.message = "orbit camera (the file's cameras are in the View section)"
+
     def view_projection(self) -> np.ndarray:
         """(4, 4) projection × view of the 3D view now (math convention)."""
-        view, proj = self.camera.matrices(self.pose, self._aspect())
+        view, proj = self.view_camera().matrices(self.pose, self._aspect())
         return proj @ view
 
     # --- files --------------------------------------------------------------------------------------
@@ -219,6 +239,7 @@ class ViewerApp(mglw.WindowConfig):
         self.lines.release()
         self.compare_view.release()
         self.scene = scene
+        self._gltf_cameras = {}
         self._make_gpu(scene)
         self.state.set_scene(scene, keep=keep_view)
         self.state.message = f"{'reloaded' if keep_view else 'opened'} {Path(path).name}"
@@ -262,7 +283,7 @@ class ViewerApp(mglw.WindowConfig):
         path = self._free_path(f"animview-{self.scene.path.stem}-{lo:.3f}-{hi:.3f}s", ".gif")
         view = SceneView(s.clip, s.clock.t, s.compare_modes, s.selected_node, s.display)
         source = ViewFrames(self.ctx, self._view_size(), self.renderer, self.compare_view, self.lines, self.pose,
-                            self.camera, view, lambda t: self.pose.set_time(s.clip, t, s.mode, s.display.in_place))
+                            self.view_camera(), view, lambda t: self.pose.set_time(s.clip, t, s.mode, s.display.in_place))
         try:
             count = write_clip(source, path, lo, hi, s.fps)
         except (OSError, ValueError) as exc:
@@ -341,6 +362,7 @@ class ViewerApp(mglw.WindowConfig):
         if drag is None:
             return
         drag["moved"] |= math.hypot(x - drag["x"], y - drag["y"]) > CLICK_SLOP_PX
+        self._take_orbit_camera()
         if drag["button"] == self.wnd.mouse.left:
             self.camera.orbit(-dx * ORBIT_RAD_PER_PX, dy * ORBIT_RAD_PER_PX)
         else:
@@ -366,6 +388,7 @@ class ViewerApp(mglw.WindowConfig):
         if self.state.display.overlay and self.overlay.captures_mouse(*self._pointer):
             self.overlay.scroll(x_offset, y_offset)
         else:
+            self._take_orbit_camera()
             self.camera.zoom(0.9 ** y_offset)
 
     def on_files_dropped_event(self, x: int, y: int, paths: list) -> None:

@@ -148,3 +148,27 @@ def pick_clip(scene, text: str | None, command: str):
             return clip
     names = ", ".join(f"{c.index}:{c.name!r}" for c in scene.clips[:12]) + (" …" if len(scene.clips) > 12 else "")
     raise UsageError(f"{prog(command)}: --animation {shorten(text)} is not in {scene.path} (it has {names})")
+
+
+def pick_camera(scene, text: str, command: str) -> str | int:
+    """``--camera auto|K|NAME`` → "auto" or the index of a glTF camera that a node carries.
+
+    Raises:
+        UsageError: no such camera, or no node carries it; the message lists the file's cameras.
+    """
+    if text == "auto":
+        return "auto"
+    placed = [i for i in range(len(scene.cameras)) if (scene.nodes.camera == i).any()]
+    listed = ", ".join(f"{i}:{scene.cameras[i].name!r}" for i in placed[:12]) or "none placed on a node"
+    if text.isdigit() and int(text) < len(scene.cameras):
+        index = int(text)
+    else:
+        named = [i for i, c in enumerate(scene.cameras) if c.name == text]
+        if not named:
+            raise UsageError(f"{prog(command)}: --camera {shorten(text)} is not in {scene.path} "
+                             f"(use auto or one of its cameras: {listed})")
+        index = named[0]
+    if index not in placed:
+        raise UsageError(f"{prog(command)}: camera {shorten(text)} is not placed on any node "
+                         f"(cameras on nodes: {listed})")
+    return index

@@ -52,22 +52,6 @@ def add_parser(subparsers) -> None:
                    help="with --compare: node the trails and curves follow (default: the three that move most)")
 
 
-def _pick_camera(scene, text: str):
-    if text == "auto":
-        return "auto"
-    if text.isdigit() and int(text) < len(scene.cameras):
-        index = int(text)
-    else:
-        named = [i for i, c in enumerate(scene.cameras) if c.name == text]
-        if not named:
-            raise UsageError(f"animview render: --camera {text} is not in {scene.path} "
-                             f"(it has {len(scene.cameras)} cameras; use auto, an index or a name)")
-        index = named[0]
-    if not (scene.nodes.camera == index).any():
-        raise UsageError(f"animview render: camera {text} is not placed on any node")
-    return index
-
-
 def _output_kind(out: str) -> str:
     from viewer.export import is_sequence_pattern
 
@@ -99,7 +83,7 @@ def run(args) -> int:
     options = RenderOptions(grid=not args.no_grid, axes=not args.no_axes)
     if args.background is not None:
         options.background = args.background
-    view = export.View(size=args.size, camera=_pick_camera(scene, args.camera), yaw=args.yaw,
+    view = export.View(size=args.size, camera=a.pick_camera(scene, args.camera, NAME), yaw=args.yaw,
                          pitch=args.pitch, zoom=args.zoom, samples=args.samples, mode=args.mode, options=options)
     start = 0.0 if args.start is None else args.start
     end = (clip.duration if clip is not None else 0.0) if args.end is None else args.end

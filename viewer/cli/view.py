@@ -39,7 +39,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", help="context backend, e.g. egl for --window headless")
     parser.add_argument("--size", type=a.size, default=(1280, 720), help="window size WIDTHxHEIGHT")
     parser.add_argument("--frames", type=int, metavar="N", help="quit after N frames")
-    parser.add_argument("--screenshot-dir", type=Path, default=Path("."), help="where P saves screenshots and E saves GIFs of the loop range")
+    parser.add_argument("--camera", default="auto", metavar="auto|K|NAME",
+                        help="look through the file's camera K (by index or name) instead of the orbit camera")
+    parser.add_argument("--screenshot-dir", type=Path, default=Path("."),
+                        help="where P saves screenshots and E saves GIFs of the loop range")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.file)
     scene = a.load_scene(args, "")
     clip = a.pick_clip(scene, args.animation, "")
+    camera = a.pick_camera(scene, args.camera, "")
     if args.speed == 0:
         raise UsageError("animview: --speed must not be 0 (use --paused)")
 
@@ -58,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
 
     options = ViewOptions(path=path, animation=clip.index if clip is not None else 0, speed=args.speed, paused=args.paused,
                           time=args.time, mode=args.mode, fps=args.fps, screenshot_dir=args.screenshot_dir,
-                          compare=args.compare, allow_outside_folder=args.allow_outside_folder)
+                          compare=args.compare, allow_outside_folder=args.allow_outside_folder,
+                          camera=None if camera == "auto" else camera)
     try:
         wnd = open_window(args.window, args.size, args.backend)
     except Exception as exc:  # pyglet / glfw raise their own types when there is no display

@@ -51,6 +51,14 @@ def view_section(state: ViewerState) -> None:
     changed, index = imgui.combo("interpolation", index, list(MODES))
     if changed:
         state.mode = MODES[index]
+    cameras = state.cameras()
+    if cameras:
+        names = ["orbit (mouse)"] + [f"{i}: {state.scene.cameras[i].name}" for i in cameras]
+        current = 0 if state.view_camera not in cameras else 1 + cameras.index(state.view_camera)
+        imgui.set_next_item_width(130)
+        changed, current = imgui.combo("camera", current, names)
+        if changed:
+            state.view_camera = None if current == 0 else cameras[current - 1]
     if imgui.button("help (?)"):
         d.help = not d.help
     imgui.same_line()

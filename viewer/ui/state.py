@@ -69,6 +69,8 @@ class ViewerState:
         """The dope sheet shows only the selected node's channels."""
         self.view_range: tuple[float, float] | None = None
         """Clip times the ruler shows (None: the whole clip); wheel zooms, middle drag pans, F fits."""
+        self.view_camera: int | None = None
+        """The file's camera the 3D view looks through (None: the orbit camera)."""
         self.requested: str | None = None
         """A window command a button asked for ("export", "screenshot"); the window runs it after the frame."""
         self.menu_time = 0.0
@@ -171,6 +173,9 @@ class ViewerState:
             self.set_active(active)
             self.clock.seek(min(t, self.clock.duration))
         self.select_node(self.selected_node if keep else None)
+        placed = self.cameras()
+        if self.view_camera not in placed:
+            self.view_camera = None
 
     def select_node(self, node: int | None) -> None:
         """Select a node by glTF index (None clears); out-of-range indices clear too."""
@@ -200,6 +205,10 @@ class ViewerState:
             self.compare_modes[other] = self.compare_modes[index]
         self.compare_modes[index] = mode
         return True
+
+    def cameras(self) -> list[int]:
+        """Indices of the file's cameras that a node carries (the ones the view can look through)."""
+        return [i for i in range(len(self.scene.cameras)) if (self.scene.nodes.camera == i).any()]
 
     def clip_label(self, index: int) -> str:
         """``"2. Walk (0.71 s)"``: number key, name, duration."""
