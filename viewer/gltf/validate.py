@@ -30,6 +30,7 @@ SUPPORTED_EXTENSIONS = frozenset({
     "KHR_materials_emissive_strength",
     "KHR_texture_transform",
     "KHR_materials_unlit",
+    "KHR_texture_basisu",  # loads; its KTX2 images are not decoded (the fallback image is used, else a warning)
 })
 
 _JSON_TYPE_NAMES = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "a boolean",

@@ -117,6 +117,11 @@ class MaterialLibrary:
         texture = raw["textures"][index]
         source = texture.get("source")
         if source is None:  # only an extension's image (e.g. KHR_texture_basisu): not decoded here
+            if "KHR_texture_basisu" in (texture.get("extensions") or {}):
+                self.scene.warn_once(f"/textures/{index}/extensions/KHR_texture_basisu",
+                                     "KTX2 / Basis Universal images are not decoded (no KTX2 transcoder for "
+                                     "Python is available) and the texture names no fallback image: drawn "
+                                     "without this texture")
             return None, (False, False)
         sampler_index = texture.get("sampler")
         sampler = raw["samplers"][sampler_index] if sampler_index is not None else {}
