@@ -87,14 +87,20 @@ def run_bench(scene: Scene, frames: int = 1000, size: tuple[int, int] = (640, 48
               render_frames: int = 200) -> dict:
     """Every figure ``animview bench`` reports, keyed exactly as the CLI contract says.
 
-    ``render_fps`` is headless (EGL) at ``size`` with read-back every frame; it is left out, with a
-    one-line warning, on a machine where no offscreen context can be made.
+    ``first_frame_s`` (loaded scene → first picture read back) and ``render_fps`` are headless (EGL) at
+    ``size`` with read-back every frame; they are left out, with a one-line warning, on a machine where no
+    offscreen context can be made.
     """
-    result = measure_sampling(scene, frames)
-    result["update_ms_per_frame"] = measure_update(scene, max(1, frames // 4))
     from viewer import export
-    from viewer.export.speed import measure_render_fps
+    from viewer.export.speed import measure_first_frame, measure_render_fps
 
+    result = {}
+    try:  # first: a fresh process has compiled no shader yet, as a user's first render has not
+        result["first_frame_s"] = measure_first_frame(scene, size)
+    except export.HeadlessError as exc:
+        print(f"animview bench: no first_frame_s: {exc}", file=sys.stderr)
+    result.update(measure_sampling(scene, frames))
+    result["update_ms_per_frame"] = measure_update(scene, max(1, frames // 4))
     try:
         result["render_fps"] = measure_render_fps(scene, size=size, frames=render_frames)
     except export.HeadlessError as exc:
