@@ -232,3 +232,20 @@ def test_no_egl_is_one_line_and_exit_1(tmp_path, capsys, monkeypatch):
     assert main(["render", str(khronos_model("BoxAnimated")), "-o", str(tmp_path / "x.png")]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "EGL" in err and "libegl1" in err
+
+
+def test_a_single_picture_of_a_travelling_model_frames_its_pose(tmp_path):
+    from gltf_builder import GltfBuilder
+
+    b = GltfBuilder()
+    b.add_node(mesh=b.add_mesh(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32), [0, 1, 2]))
+    b.add_animation([dict(node=0, path="translation", times=[0, 1], values=[[0, 0, 0], [30, 0, 0]])])
+    b.add_scene([0])
+    path = b.write_gltf(tmp_path, "walker.gltf")
+    lit = {}
+    for frame in ("auto", "clip", "pose"):
+        out = tmp_path / f"{frame}.png"
+        assert main(["render", str(path), "-o", str(out), "--time", "0.5", "--frame", frame, "--size", "64x64",
+                     "--no-grid", "--no-axes", "--yaw", "0", "--pitch", "0"]) == 0
+        lit[frame] = (np.asarray(Image.open(out).convert("RGB")).max(axis=2) > 60).mean()
+    assert lit["auto"] == lit["pose"] > 10 * lit["clip"]  # the walker fills its frame, not a 30-unit strip

@@ -32,6 +32,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--end", type=a.seconds, default=None, help="last time of a sequence (default: the clip's end)")
     p.add_argument("--camera", default="auto", metavar="auto|K|NAME",
                    help="auto (orbit view fitted to the whole clip) or a glTF camera by index or name")
+    p.add_argument("--frame", choices=("auto", "clip", "pose"), default="auto",
+                   help="what the auto camera fits: the whole clip, or the pose at --time (auto: the pose for a "
+                        "single PNG of a model that crosses the scene, else the whole clip)")
     p.add_argument("--yaw", type=a.degrees, default=None, help="auto camera: degrees around +Y from +Z")
     p.add_argument("--pitch", type=a.degrees, default=None, help="auto camera: degrees above the ground")
     p.add_argument("--zoom", type=a.positive, default=1.0, help="auto camera: >1 moves closer")
@@ -85,6 +88,8 @@ def run(args) -> int:
         options.background = args.background
     view = export.View(size=args.size, camera=a.pick_camera(scene, args.camera, NAME), yaw=args.yaw,
                          pitch=args.pitch, zoom=args.zoom, samples=args.samples, mode=args.mode, options=options)
+    if _frame_pose(args, kind, scene, clip):
+        view.frame_at = args.time
     start = 0.0 if args.start is None else args.start
     end = (clip.duration if clip is not None else 0.0) if args.end is None else args.end
     if end < start:
@@ -112,6 +117,20 @@ def run(args) -> int:
     if not args.quiet:
         print(f"wrote {out} ({count} frame{'s' if count != 1 else ''})", file=sys.stderr)
     return 0
+
+
+def _frame_pose(args, kind: str, scene, clip) -> bool:
+    """Whether the auto camera fits the pose at --time rather than the whole clip (``--frame``)."""
+    if args.frame == "clip" or args.camera != "auto" or clip is None:
+        return False
+    if args.frame == "pose":
+        return True
+    if kind != "png" or args.compare is not None:
+        return False
+    from viewer.bounds import clip_bounds
+    from viewer.export.offscreen import pose_bounds_at, travels
+
+    return travels(*clip_bounds(scene, clip, mode=args.mode), *pose_bounds_at(scene, clip, args.time, args.mode))
 
 
 def _frame_source(args, scene, clip, view):

@@ -22,7 +22,7 @@ import moderngl
 import numpy as np
 
 from viewer.animation.clip import Clip
-from viewer.bounds import clip_bounds
+from viewer.bounds import clip_bounds, pose_bounds
 from viewer.pose import Pose
 from viewer.render.camera import OrbitCamera, gltf_camera
 from viewer.render.renderer import Renderer, RenderOptions
@@ -50,6 +50,20 @@ def create_context() -> moderngl.Context:
                             "(Debian/Ubuntu: libegl1 libegl-mesa0 libgl1 libgl1-mesa-dri)") from exc
 
 
+def pose_bounds_at(scene: Scene, clip: Clip | None, t: float, mode: str = "authored") -> tuple[np.ndarray, np.ndarray]:
+    """Bounds of what is drawn at clip time ``t`` (seconds)."""
+    pose = Pose(scene)
+    pose.set_time(clip, t, mode)
+    return pose_bounds(pose)
+
+
+def travels(clip_lo, clip_hi, pose_lo, pose_hi, factor: float = 2.0) -> bool:
+    """True when the clip's bounds are more than ``factor`` times the pose's on some axis beyond the
+    pose's own size: the model crosses the scene, and a whole-clip camera would show it small."""
+    size = float(np.max(np.asarray(pose_hi) - np.asarray(pose_lo)))
+    return size > 0 and float(np.max(np.asarray(clip_hi) - np.asarray(clip_lo))) > factor * size
+
+
 def frame_times(start: float, end: float, fps: float) -> np.ndarray:
     """Times (seconds) of a sequence from ``start`` to ``end`` at ``fps``: see the module docstring."""
     if fps <= 0:
@@ -72,6 +86,8 @@ class View:
         zoom: > 1 moves the auto camera closer.
         samples: MSAA samples (0 turns multisampling off).
         mode: interpolation mode used to sample the clip.
+        frame_at: fit the auto camera to the pose at this time (seconds) instead of the whole clip — a
+            single picture of a model that travels then fills the frame (None: the whole clip).
     """
 
     size: tuple[int, int] = (640, 480)
@@ -82,6 +98,7 @@ class View:
     samples: int = DEFAULT_SAMPLES
     mode: str = "authored"
     options: RenderOptions = field(default_factory=RenderOptions)
+    frame_at: float | None = None
 
 
 class Offscreen:
@@ -99,6 +116,8 @@ class Offscreen:
             self.target = OffscreenTarget(self.ctx, self.view.size, self.view.samples)
             lo, hi = clip_bounds(scene, clip, mode=self.view.mode)
             self.renderer.set_ground(lo, hi)
+            if self.view.frame_at is not None:
+                lo, hi = pose_bounds_at(scene, clip, self.view.frame_at, self.view.mode)
         except BaseException:
             if self._own_ctx:
                 self.ctx.release()

@@ -14,7 +14,7 @@ import numpy as np
 
 from viewer.animation.clip import Clip
 from viewer.bounds import clip_bounds
-from viewer.export.offscreen import Offscreen, View
+from viewer.export.offscreen import Offscreen, View, pose_bounds_at
 from viewer.playback.clock import Clock
 from viewer.render.compare_view import CompareView
 from viewer.render.overlay_lines import OverlayLines
@@ -71,7 +71,10 @@ class OverlayOffscreen(Offscreen):
         if self.view.camera != "auto":
             return
         _, _, w, h = self.overlay.layout.scene_viewport()
-        lo, hi = clip_bounds(self.scene, self.clip, mode=self.view.mode)
+        if self.view.frame_at is not None:
+            lo, hi = pose_bounds_at(self.scene, self.clip, self.view.frame_at, self.view.mode)
+        else:
+            lo, hi = clip_bounds(self.scene, self.clip, mode=self.view.mode)
         self.camera.fit(lo, hi, w / h)
         self.camera.distance /= self.view.zoom
 
