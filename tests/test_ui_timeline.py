@@ -127,3 +127,11 @@ def test_nearest_key_within_tolerance():
 def test_zero_duration_clip_has_one_tick():
     assert tl.ticks(tl.Ruler(0.0, 100.0, 0.0), 30.0) == [tl.Tick(0.0, 0, True)]
     assert math.isfinite(tl.layout(300, 200, 0.0).top)
+
+
+def test_a_small_window_keeps_its_3d_view():
+    small = tl.layout(640, 480, 4.0, channel_rows=21)
+    assert small.height - small.top <= tl.BAR_SHARE * 480 + tl.ROW_H
+    assert small.rows_h >= tl.MIN_ROWS * tl.ROW_H
+    tiny = tl.layout(320, 200, 4.0, channel_rows=21)
+    assert tiny.rows_h == tl.MIN_ROWS * tl.ROW_H  # still a couple of rows to scroll through

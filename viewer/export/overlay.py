@@ -57,6 +57,7 @@ class OverlayOffscreen(Offscreen):
         self.state.display.channels = look.channels
         self.state.display.skeleton, self.state.display.bounds = look.skeleton, look.bounds
         self.state.select_node(look.selected if look.selected is not None else _first_animated(clip))
+        self.state.tree_revealed = self.state.selected_node  # a still picture shows the readout, not the tree
         if look.playing and clip is not None:
             clock.play()
         self.overlay = Overlay(self.ctx, self.view.size)

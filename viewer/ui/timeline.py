@@ -30,6 +30,8 @@ ROW_H = 18
 TOOLS_H = 24
 PAD = 4
 MAX_ROWS = 8
+MIN_ROWS = 2
+BAR_SHARE = 0.4  # the expanded bar takes at most this share of the window's height (at least MIN_ROWS rows)
 LABEL_W = 190
 MARGIN = 14
 SIDE_MIN_W, SIDE_MAX_W = 300, 440  # the docked panel column
@@ -185,14 +187,15 @@ def layout(width: int, height: int, duration: float, channel_rows: int = 0, side
     Args:
         width, height: window size in pixels.
         duration: clip length in seconds.
-        channel_rows: channel rows shown (0 when the dope sheet is collapsed); at most ``MAX_ROWS``
-            get space, the rest scroll.
+        channel_rows: channel rows shown (0 when the dope sheet is collapsed); at most ``MAX_ROWS`` get
+            space, fewer where the bar would pass ``BAR_SHARE`` of the height; the rest scroll.
         side_w: the docked column's width (the 3D view is left of it).
         view: the clip times in view on the ruler (None: the whole clip).
         expanded: the dope sheet is open (default: when it has rows).
     """
-    rows = min(max(channel_rows, 0), MAX_ROWS)
-    expanded = rows > 0 if expanded is None else bool(expanded)
+    expanded = channel_rows > 0 if expanded is None else bool(expanded)
+    fit = int((BAR_SHARE * height - bar_height(0, expanded)) // ROW_H)  # a small window keeps its 3D view
+    rows = min(max(channel_rows, 0), MAX_ROWS, max(fit, MIN_ROWS))
     top = height - bar_height(rows, expanded)
     controls_y = top + PAD
     ruler_y = controls_y + CONTROLS_H
