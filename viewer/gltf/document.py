@@ -16,6 +16,7 @@ import numpy as np
 
 from viewer.errors import GltfError, pointer
 from viewer.gltf.accessors import AccessorReader
+from viewer.gltf.draco import DecodedAccessorReader
 from viewer.gltf.glb import is_glb, split_glb
 from viewer.gltf.resources import MAX_IMAGE_BYTES, FileAccess, load_buffers, read_regular_file, read_uri
 from viewer.gltf.validate import check_content, check_structure
@@ -115,7 +116,7 @@ def _load(access: FileAccess) -> Document:
     try:
         check_structure(raw, path)
         buffers = load_buffers(raw, access, bin_chunk, glb)
-        reader = AccessorReader(raw, buffers)
+        reader = DecodedAccessorReader(raw, buffers)  # Draco primitives' accessors read as decoded
         ignored = check_content(raw, access, buffers, reader)
     except GltfError:
         raise

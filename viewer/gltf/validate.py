@@ -31,6 +31,7 @@ SUPPORTED_EXTENSIONS = frozenset({
     "KHR_texture_transform",
     "KHR_materials_unlit",
     "KHR_texture_basisu",  # loads; its KTX2 images are not decoded (the fallback image is used, else a warning)
+    "KHR_draco_mesh_compression",  # decoded by gltf/draco.py with DracoPy (optional: animview[compressed])
 })
 
 _JSON_TYPE_NAMES = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "a boolean",

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from viewer.errors import GltfError, pointer
+from viewer.gltf import draco
 from viewer.gltf.accessors import UNSIGNED_INT_TYPES, AccessorReader
 
 Format = frozenset[tuple[int, bool]]  # (componentType, normalized) pairs
@@ -51,7 +52,9 @@ def morph_target_count(mesh: dict) -> int:
 
 
 def check_meshes(raw: dict, file: Path, reader: AccessorReader, quantized: bool) -> None:
-    """Every primitive, then the mesh's and its nodes' default morph weights."""
+    """Draco data decoded first (its accessors then read as the decoded values), then every primitive,
+    then the mesh's and its nodes' default morph weights."""
+    draco.decode_primitives(raw, file, reader)
     for m, mesh in enumerate(raw.get("meshes", [])):
         for p, primitive in enumerate(mesh["primitives"]):
             _check_primitive(raw, primitive, ("meshes", m, "primitives", p), file, reader, quantized)
