@@ -30,6 +30,7 @@ import numpy as np
 from viewer import writer
 from viewer.animation import modes
 from viewer.animation.clip import Clip
+from viewer.gltf import meshopt
 from viewer.gltf.document import Document
 from viewer.scene import Scene
 
@@ -150,13 +151,14 @@ def image_mime(data: bytes) -> str:
 def copy_document(doc: Document) -> writer.JsonWriter:
     """A writer holding a copy of ``doc``'s JSON with every bufferView moved into the writer's one buffer.
 
-    Views keep their order, strides, targets and extensions; only ``buffer`` and ``byteOffset`` change
-    (offsets 4-byte aligned, so every accessor stays aligned). Images given by uri are embedded as
+    Views keep their order, strides, targets and extensions (but meshopt's: their bytes are copied decoded);
+    only ``buffer`` and ``byteOffset`` change (offsets 4-byte aligned, so every accessor stays aligned). Images given by uri are embedded as
     bufferViews, so the copy needs no other file.
     """
     w = writer.JsonWriter(copy.deepcopy(doc.raw))
     for i, view in enumerate(w.doc.get("bufferViews", [])):
         view["buffer"], view["byteOffset"] = 0, w.append(doc.buffer_view_bytes(i))
+    meshopt.drop_compression(w.doc)  # the views now hold their decoded bytes
     for i, image in enumerate(w.doc.get("images", [])):
         if "uri" in image:
             data = doc.image_bytes(i)

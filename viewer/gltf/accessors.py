@@ -5,10 +5,17 @@ Shapes: SCALAR → ``(count,)``; VECn → ``(count, n)``; MATn → ``(count, n, 
 swapped). Normalized integers become float32 by the spec's dequantization formulas; other integers
 keep their dtype; floats are float32. Every read is a strided numpy view copied once, no loop per
 element. This module trusts its input: ``validate`` has checked every range before anything is read.
+A bufferView compressed with EXT_/KHR_meshopt_compression reads as its decoded bytes (``meshopt``,
+decoded once); malformed compressed data is the one fault found here, a ``GltfError`` at the extension.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
+
+from viewer.errors import GltfError, pointer
+from viewer.gltf import meshopt
 
 COMPONENT_DTYPES: dict[int, np.dtype] = {
     5120: np.dtype("<i1"),
@@ -98,20 +105,48 @@ class AccessorReader:
 
     Args:
         raw: the glTF JSON as a dict (``accessors`` and ``bufferViews`` are used).
-        buffers: bytes of each buffer, index for index with ``raw["buffers"]``.
+        buffers: bytes of each buffer, index for index with ``raw["buffers"]`` (a meshopt fallback buffer
+            may stand for one that is never read).
+        file: the .gltf/.glb, for errors in compressed bufferViews.
     """
 
-    def __init__(self, raw: dict, buffers: list[bytes]) -> None:
+    def __init__(self, raw: dict, buffers: list, file: str | Path = "") -> None:
         self._accessors: list[dict] = raw.get("accessors", [])
         self._views: list[dict] = raw.get("bufferViews", [])
         self._buffers = buffers
+        self._file = file
         self._cache: dict[int, np.ndarray] = {}
+        self._decoded: dict[int, np.ndarray] = {}
 
     def view_bytes(self, index: int) -> memoryview:
-        """The bytes of bufferView ``index`` as a zero-copy slice of its buffer."""
+        """The bytes of bufferView ``index``: a zero-copy slice of its buffer, or its decoded bytes when
+        it is meshopt-compressed (decoded on first use, then cached).
+
+        Raises:
+            GltfError: the compressed data of bufferView ``index`` cannot be decoded.
+        """
         view = self._views[index]
+        compressed = meshopt.compression(view)
+        if compressed is not None:
+            return memoryview(self._decoded_view(index, *compressed))
         start = view.get("byteOffset", 0)
         return memoryview(self._buffers[view["buffer"]])[start:start + view["byteLength"]]
+
+    def _decoded_view(self, index: int, name: str, ext: dict) -> np.ndarray:
+        """The decoded bytes of compressed bufferView ``index`` (read-only uint8), decoding on first use."""
+        decoded = self._decoded.get(index)
+        if decoded is None:
+            start = ext.get("byteOffset", 0)
+            data = memoryview(self._buffers[ext["buffer"]])[start:start + ext["byteLength"]]
+            try:
+                decoded = meshopt.decode(ext["mode"], ext.get("filter", "NONE"), ext["count"], ext["byteStride"],
+                                         data)
+            except ValueError as exc:
+                raise GltfError(self._file, pointer("bufferViews", index, "extensions", name),
+                                f"cannot decode the compressed data of bufferView {index}: {exc}") from None
+            decoded.flags.writeable = False
+            self._decoded[index] = decoded
+        return decoded
 
     def read(self, index: int) -> np.ndarray:
         """The data of accessor ``index`` (see the module docstring for shapes and dtypes), read-only."""

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from viewer.errors import GltfError, pointer
+from viewer.gltf import meshopt
 from viewer.gltf.accessors import AccessorReader
 from viewer.gltf.draco import DecodedAccessorReader
 from viewer.gltf.glb import is_glb, split_glb
@@ -115,9 +116,12 @@ def _load(access: FileAccess) -> Document:
     raw = _parse_json(path, text)
     try:
         check_structure(raw, path)
-        buffers = load_buffers(raw, access, bin_chunk, glb)
-        reader = DecodedAccessorReader(raw, buffers)  # Draco primitives' accessors read as decoded
+        unread = meshopt.check_extensions(raw, path)  # meshopt fallback buffers: never read
+        buffers = load_buffers(raw, access, bin_chunk, glb, unread)
+        reader = DecodedAccessorReader(raw, buffers, file=path)  # Draco primitives' accessors read as decoded
         ignored = check_content(raw, access, buffers, reader)
+        for view in meshopt.compressed_views(raw):  # decode the rest now: bad data fails the load, not a draw
+            reader.view_bytes(view)
     except GltfError:
         raise
     except Exception as exc:  # a rule that missed a case must still come out as one line, not a traceback

@@ -173,19 +173,39 @@ def check_uri_available(uri: str, access: FileAccess, where: str, what: str) -> 
                                              f"({_file_kind(mode)})")
 
 
-def load_buffers(raw: dict, access: FileAccess, bin_chunk: bytes | None, glb: bool) -> list[bytes]:
+class UnreadBuffer:
+    """Stands for a buffer that is never read: a meshopt fallback buffer (``meshopt.check_extensions``),
+    placeholder or uncompressed copy. It has the declared ``byteLength`` and no bytes; reading it fails."""
+
+    __slots__ = ("length",)
+
+    def __init__(self, length: int) -> None:
+        self.length = length
+
+    def __len__(self) -> int:
+        return self.length
+
+
+def load_buffers(raw: dict, access: FileAccess, bin_chunk: bytes | None, glb: bool,
+                 unread: frozenset[int] = frozenset()) -> list[bytes | UnreadBuffer]:
     """Load every buffer. In a GLB, buffer 0 without a uri is the BIN chunk (glTF 2.0 §4.4.3.3).
 
     A file is read up to its ``byteLength`` and no further; a shorter one is reported by
     ``validate_data.check_buffers``, which names both sizes.
 
+    Args:
+        unread: buffers never to read (meshopt fallback buffers): each becomes an ``UnreadBuffer``,
+            whatever its uri, and needs none.
+
     Raises:
         GltfError: a missing or refused file, a bad data: URI, or a buffer with no data at all.
     """
     file = access.model
-    loaded = []
+    loaded: list[bytes | UnreadBuffer] = []
     for k, buffer in enumerate(raw.get("buffers", [])):
-        if "uri" in buffer:
+        if k in unread:
+            loaded.append(UnreadBuffer(buffer["byteLength"]))
+        elif "uri" in buffer:
             loaded.append(read_uri(buffer["uri"], access, pointer("buffers", k, "uri"), f"buffer {k}",
                                    buffer["byteLength"]))
         elif glb and k == 0 and bin_chunk is not None:

@@ -32,6 +32,8 @@ SUPPORTED_EXTENSIONS = frozenset({
     "KHR_materials_unlit",
     "KHR_texture_basisu",  # loads; its KTX2 images are not decoded (the fallback image is used, else a warning)
     "KHR_draco_mesh_compression",  # decoded by gltf/draco.py with DracoPy (optional: animview[compressed])
+    "EXT_meshopt_compression",  # compressed bufferViews, decoded by gltf/meshopt.py (numpy, no dependency)
+    "KHR_meshopt_compression",
 })
 
 _JSON_TYPE_NAMES = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "a boolean",
