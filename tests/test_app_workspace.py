@@ -164,6 +164,10 @@ def test_the_window_looks_through_the_files_camera_until_the_mouse_orbits(tmp_pa
     path = _file_with_camera_and_bad_image(tmp_path, bad_image=False)
     assert main(["--window", "headless", "--backend", "egl", "--frames", "1", "--camera", "nope", str(path)]) == 2
     assert "0:'front'" in capsys.readouterr().err  # the message lists the file's cameras
+    for odd in ("²", "٣"):  # digits to str.isdigit, not to int(): still one line and exit 2
+        assert main(["render", str(path), "-o", str(tmp_path / "x.png"), "--camera", odd]) == 2
+        assert main(["render", str(path), "-o", str(tmp_path / "x.png"), "--animation", odd]) == 2
+        assert capsys.readouterr().err.count("\n") == 2
     d = Driver(path, camera=0)
     try:
         assert d.app.state.cameras() == [0] and isinstance(d.app.view_camera(), GltfCamera)
@@ -175,5 +179,43 @@ def test_the_window_looks_through_the_files_camera_until_the_mouse_orbits(tmp_pa
         d.frame(0.0)
         assert d.app.state.view_camera is None and d.app.view_camera() is d.app.camera
         assert (d.view_pixels() != through_file).any()
+    finally:
+        d.close()
+
+
+def test_thousands_of_keys_draw_as_bars_without_overflowing_the_ui(tmp_path):
+    b = GltfBuilder()
+    mesh = b.add_mesh(TRIANGLE, [0, 1, 2])
+    times = np.arange(3000) / 100.0  # 3 000 keys per channel, 30 s at 100 keys/s
+    for k in range(8):
+        b.add_node(name=f"n{k}", mesh=mesh)
+    b.add_animation([dict(node=k, path="translation", times=times, values=np.c_[np.sin(times + k), times * 0,
+                                                                                  times * 0]) for k in range(8)])
+    b.add_scene(list(range(8)))
+    d = Driver(b.write_gltf(tmp_path, "dense.gltf"), size=(1280, 720))
+    try:
+        d.app.state.display.channels = True
+        d.frames(3, 0.0)  # moderngl-window's imgui renderer holds 65 536 indices per window: must not overflow
+        r = d.layout.ruler
+        from viewer.ui import timeline as tl
+        from viewer.ui.channel_rows import MERGE_PX
+
+        runs = tl.tick_runs(times, r, MERGE_PX)
+        assert len(runs) <= (r.x1 - r.x0) / MERGE_PX + 1 and len(runs) < 10
+        d.app.state.view_range = (1.0, 1.2)  # zoomed in, the keys stand apart again
+        d.frames(2, 0.0)
+        assert len(tl.tick_runs(times, d.layout.ruler, MERGE_PX)) == 21
+    finally:
+        d.close()
+
+
+def test_reload_keeps_the_loop_range_and_the_zoom(two_clips):
+    d = Driver(two_clips)
+    try:
+        d.clock.set_range(0.2, 0.6)
+        d.app.state.view_range = (0.1, 0.5)
+        d.key("R")
+        d.frame(0.0)
+        assert d.clock.range == (0.2, 0.6) and d.app.state.view_range == (0.1, 0.5)
     finally:
         d.close()

@@ -223,6 +223,7 @@ class ViewerApp(mglw.WindowConfig):
         self.compare_view = CompareView(self.ctx, self.programs, scene)
         self.pose = Pose(scene)
         self._posed = None
+        self._followed = (None, None)  # a new file: nothing followed yet (no jump from the old one's node)
 
     def open(self, path: str | Path, keep_view: bool = False) -> bool:
         """Load ``path`` in place of the current file (``keep_view``: a reload — same clip, time, camera).

@@ -141,7 +141,7 @@ def pick_clip(scene, text: str | None, command: str):
         return None
     if text is None:
         return scene.clips[0]
-    if text.lstrip("-").isdigit() and 0 <= int(text) < len(scene.clips):
+    if text.isascii() and text.lstrip("-").isdigit() and 0 <= int(text) < len(scene.clips):
         return scene.clips[int(text)]
     for clip in scene.clips:
         if clip.name == text:
@@ -160,7 +160,7 @@ def pick_camera(scene, text: str, command: str) -> str | int:
         return "auto"
     placed = [i for i in range(len(scene.cameras)) if (scene.nodes.camera == i).any()]
     listed = ", ".join(f"{i}:{scene.cameras[i].name!r}" for i in placed[:12]) or "none placed on a node"
-    if text.isdigit() and int(text) < len(scene.cameras):
+    if text.isascii() and text.isdigit() and int(text) < len(scene.cameras):
         index = int(text)
     else:
         named = [i for i, c in enumerate(scene.cameras) if c.name == text]

@@ -34,7 +34,7 @@ def add_parser(subparsers) -> None:
                    help="auto (orbit view fitted to the whole clip) or a glTF camera by index or name")
     p.add_argument("--frame", choices=("auto", "clip", "pose"), default="auto",
                    help="what the auto camera fits: the whole clip, or the pose at --time (auto: the pose for a "
-                        "single PNG of a model that crosses the scene, else the whole clip)")
+                        "single PNG of a model that crosses the scene, else the whole clip; not with --compare or --camera K)")
     p.add_argument("--yaw", type=a.degrees, default=None, help="auto camera: degrees around +Y from +Z")
     p.add_argument("--pitch", type=a.degrees, default=None, help="auto camera: degrees above the ground")
     p.add_argument("--zoom", type=a.positive, default=1.0, help="auto camera: >1 moves closer")

@@ -1,8 +1,8 @@
 """The dope sheet's rows: key ticks (with tooltips) on any row, the tools row, and one row per channel.
 
 Which rows show is decided in ``dope_rows`` (per clip, filtered); here they are drawn inside a child window
-with a scrollbar, only the rows in view (MorphStressTest's hundreds of keys and big rigs' hundreds of
-channels cost what is on screen). A row keeps its interpolation's colour; the selected node's rows get a
+with a scrollbar, only the rows in view, and keys closer than ``MERGE_PX`` on screen joined into one bar, so
+a row costs at most its width in shapes whatever its key count (zoom in to see them apart). A row keeps its interpolation's colour; the selected node's rows get a
 warm background and a bar at the left instead of another text colour, so both read at once. A channel
 whose value or velocity jumps at the loop seam (``animation.seams``) is marked with a red "!" whose
 tooltip gives the numbers.
@@ -22,6 +22,9 @@ from viewer.ui.bar_style import (HEADER_BG, LABEL, OUTSIDE_RANGE, PLAYHEAD, RANG
 from viewer.ui.state import ViewerState
 
 GRAB_PX = 6  # key rows and the ruler take clicks this far past both ends of the time axis
+# Keys closer than this on screen are drawn as one bar: a row's shapes stay under width / MERGE_PX whatever the
+# key count (imgui's renderer here holds 65 536 indices per window, about 2 200 diamonds).
+MERGE_PX = 7.0
 VALUE_DIGITS = 4
 
 
@@ -32,11 +35,12 @@ def key_ticks(state: ViewerState, lay: tl.Layout, times, y: float, color, item_i
     dl, r = imgui.get_window_draw_list(), lay.ruler
     times = np.asarray(times, dtype=np.float64)
     mid = y + tl.ROW_H / 2
-    lo, hi = tl.visible_keys(times, r)
-    for key in times[lo:hi]:
-        x = r.x_of(float(key))
-        dl.add_quad_filled(imgui.ImVec2(x, mid - 5), imgui.ImVec2(x + 4, mid), imgui.ImVec2(x, mid + 5),
-                           imgui.ImVec2(x - 4, mid), col(color))
+    for a, b in tl.tick_runs(times, r, MERGE_PX):
+        if b - a < 1.0:  # one key here: a diamond
+            dl.add_quad_filled(imgui.ImVec2(a, mid - 5), imgui.ImVec2(a + 4, mid), imgui.ImVec2(a, mid + 5),
+                               imgui.ImVec2(a - 4, mid), col(color))
+        else:  # keys closer than MERGE_PX: one bar (zoom in to tell them apart)
+            dl.add_rect_filled(imgui.ImVec2(a - 2, mid - 4), imgui.ImVec2(b + 2, mid + 4), col(color))
     imgui.set_cursor_screen_pos(imgui.ImVec2(r.x0 - GRAB_PX, y))
     clicked = imgui.invisible_button(item_id, imgui.ImVec2(r.x1 - r.x0 + 2 * GRAB_PX, tl.ROW_H))
     if not (clicked or imgui.is_item_hovered()):

@@ -159,19 +159,23 @@ class ViewerState:
 
     def _apply_clip(self, clip: Clip | None) -> None:
         self.view_range = None  # the ruler fits what plays now
+        self.curve_channel = None  # channel indices belong to the clip: the curves follow the selection again
         self.clock.set_duration(clip.duration if clip else 0.0)
         self.clock.set_keys(clip.key_times if clip else ())
 
     def set_scene(self, scene: Scene, keep: bool = True) -> None:
         """Take another file. ``keep`` (a reload): keep the clip number, time and selection where the file
         still has them; otherwise (a new file) start at its first clip, t = 0, nothing selected."""
-        t, active = self.clock.t, self.active
+        t, active, span, view = self.clock.t, self.active, self.clock.range, self.view_range
         index = self.clip_index if keep and 0 <= self.clip_index < len(scene.clips) else 0
         self.scene = scene
         self.clip_index, self.active, self._combined, self._seams, self._rows_key = -1, (), {}, {}, None
         if self.select_clip(index) and keep:
             self.set_active(active)
             self.clock.seek(min(t, self.clock.duration))
+            if span is not None:  # a reload keeps the loop range and the ruler's zoom where they still fit
+                self.clock.set_range(*span)
+            self.view_range = view
         self.select_node(self.selected_node if keep else None)
         placed = self.cameras()
         if self.view_camera not in placed:

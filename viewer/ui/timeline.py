@@ -13,8 +13,8 @@ Layout of the bar, full width at the bottom of the window, top to bottom::
     tools row      when expanded: the channel filter, "selected node only", counts  TOOLS_H
     channel rows   one per channel (node · path) when expanded, up to MAX_ROWS, then it scrolls
 
-The left ``LABEL_W`` pixels of the ruler and rows hold labels; time runs from ``x0 = LABEL_W`` (t = 0)
-to ``x1 = width - MARGIN`` (t = duration).
+The left ``LABEL_W`` pixels of the ruler and rows hold labels; time runs from ``x0 = LABEL_W`` (the start of
+the view: t = 0 unless zoomed) to ``x1 = width - MARGIN`` (the end of the view: the duration unless zoomed).
 """
 from __future__ import annotations
 
@@ -269,6 +269,21 @@ def nearest_key(keys: Sequence[float], ruler: Ruler, x: float, tolerance_px: flo
     """The key time whose tick is nearest window x, if it is within ``tolerance_px``; else None."""
     k = nearest_key_index(keys, ruler, x, tolerance_px)
     return None if k is None else float(np.asarray(keys, dtype=np.float64)[k])
+
+
+def tick_runs(keys: Sequence[float], ruler: Ruler, merge_px: float) -> list[tuple[float, float]]:
+    """Window x ranges (first, last) of the sorted keys in view, keys less than ``merge_px`` apart joined:
+    at most one run per ``merge_px`` of ruler, however many keys."""
+    times = np.asarray(keys, dtype=np.float64)
+    lo, hi = visible_keys(times, ruler)
+    if hi <= lo:
+        return []
+    xs = ruler.x0 + (times[lo:hi] - ruler.start) / ruler.span * (ruler.x1 - ruler.x0) if ruler.span > 0 \
+        else np.full(hi - lo, ruler.x0)
+    breaks = np.flatnonzero(np.diff(xs) >= merge_px)
+    starts = np.r_[0, breaks + 1]
+    ends = np.r_[breaks, len(xs) - 1]
+    return list(zip(xs[starts].tolist(), xs[ends].tolist()))
 
 
 def visible_keys(keys: Sequence[float], ruler: Ruler) -> tuple[int, int]:
