@@ -114,7 +114,9 @@ def test_search_lists_matches_and_a_click_selects_then_the_tree_shows_it(wide_fi
         d.type_text("HAND3")  # H, A, N, D, 3: overlay, all clips, clip 3 … none may fire
         assert state.node_filter == "HAND3"
         expected = {i for i, name in enumerate(nodes.names) if "hand3" in name}
-        assert set(RECTS["rows"]) == expected and len(expected) == 22  # hand3a/b, hand30a … hand39b
+        assert len(expected) == 22  # hand3a/b, hand30a … hand39b
+        shown = set(RECTS["rows"])  # only the rows in view are built (the list clipper)
+        assert shown <= expected and len(shown) >= min(len(expected), 8)
         assert state.display.overlay and (state.display.grid, d.clock.loop_mode, state.clip_index) == before
         target = nodes.names.index("hand31b")
         d.click(*_centre(RECTS["rows"][target]))

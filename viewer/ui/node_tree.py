@@ -168,22 +168,28 @@ def _fully_visible(rect) -> bool:
 
 
 def _matches(state: ViewerState, nodes: Nodes, text: str) -> None:
-    """The flat list of nodes whose name contains ``text``; a click selects (the tree reveals it later)."""
+    """The flat list of nodes whose name contains ``text``; a click selects (the tree reveals it later).
+    Only the rows in view are built (imgui's list clipper), and a row's full path only when hovered."""
     found = [i for i, name in enumerate(tree_of(nodes).lower) if text in name]
     if not found:
         imgui.text_disabled("no node matches")
         return
-    for node in found:
-        clicked, _ = imgui.selectable(f"{nodes.names[node]}##{node}", state.selected_node == node)
-        if clicked:
-            state.select_node(node)  # tree_revealed stays: clearing the search shows it in the tree
-        rect = _item_rect()
-        RECTS["rows"][node] = rect
-        if state.selected_node == node:
-            RECTS["selected"] = rect
-        up = ancestors(nodes, node)
-        if imgui.is_item_hovered():
-            imgui.set_tooltip("/".join(nodes.names[a] for a in [*reversed(up), node]))
-        if up:
-            imgui.same_line()
-            imgui.text_colored(DIM, f"in {nodes.names[up[0]]}")
+    clipper = imgui.ListClipper()
+    clipper.begin(len(found))
+    while clipper.step():
+        for node in found[clipper.display_start:clipper.display_end]:
+            clicked, _ = imgui.selectable(f"{nodes.names[node]}##{node}", state.selected_node == node)
+            if clicked:
+                state.select_node(node)  # tree_revealed stays: clearing the search shows it in the tree
+            rect = _item_rect()
+            RECTS["rows"][node] = rect
+            if state.selected_node == node:
+                RECTS["selected"] = rect
+            if imgui.is_item_hovered():
+                up = ancestors(nodes, node)
+                imgui.set_tooltip("/".join(nodes.names[a] for a in [*reversed(up), node]))
+            parent = int(nodes.parent[node])
+            if parent >= 0:
+                imgui.same_line()
+                imgui.text_colored(DIM, f"in {nodes.names[parent]}")
+    clipper.end()
