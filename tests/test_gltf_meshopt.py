@@ -1,7 +1,7 @@
 """EXT_meshopt_compression / KHR_meshopt_compression: compressed bufferViews read as their decoded bytes
 (``viewer/gltf/meshopt.py``, hooked into ``AccessorReader.view_bytes``).
 
-Streams come from two encoders: ``meshopt_encode`` (written here from the bitstream specification, every
+Streams come from two encoders: ``tools/meshopt_encode.py`` (written from the bitstream specification, every
 bit width, control mode, channel mode, FIFO code and filter), and meshoptimizer's own C encoder, whose
 output for a few small arrays is stored in ``data/meshopt/reference_streams.npz`` (``make_reference_streams.py``
 there rebuilds it). Files are built from known arrays: loaded values must equal the originals exactly where
@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from gltf_builder import GltfBuilder, write_glb, write_gltf
-from meshopt_encode import (encode_color, encode_exponential, encode_index_buffer, encode_index_sequence,
-                            encode_octahedral, encode_quaternion, encode_vertex_buffer, meshopt_file)
+from tools.meshopt_encode import (encode_color, encode_exponential, encode_index_buffer, encode_index_sequence,
+                                  encode_octahedral, encode_quaternion, encode_vertex_buffer, meshopt_file)
 
 from viewer.errors import GltfError
 from viewer.gltf import load_document, meshopt, meshopt_codecs

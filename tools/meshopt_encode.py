@@ -1,5 +1,6 @@
 """A small meshopt encoder, written from the EXT_/KHR_meshopt_compression bitstream specification, so tests
-build compressed bufferViews by code (``viewer/gltf/meshopt.py`` is the decoder under test).
+(and ``tools/compress_models.py --meshopt``) build compressed bufferViews by code (``viewer/gltf/meshopt.py``
+is the decoder under test).
 
 It aims at valid streams that reach every decoder path, not at small ones:
 
