@@ -21,7 +21,7 @@ from tools.meshopt_encode import (encode_color, encode_exponential, encode_index
                                   encode_octahedral, encode_quaternion, encode_vertex_buffer, meshopt_file)
 
 from viewer.errors import GltfError
-from viewer.gltf import load_document, meshopt, meshopt_codecs
+from viewer.gltf import load_document, meshopt, meshopt_filters
 from viewer.scene import load
 
 EXT, KHR = meshopt.EXTENSIONS
@@ -156,7 +156,7 @@ def test_octahedral_filter(stride, bits):
     vectors = unit_vectors(500)
     w = np.random.default_rng(2).integers(-100, 100, 500)
     data = encode_octahedral(vectors, bits, stride, w).reshape(-1).copy()
-    meshopt_codecs.filter_octahedral(data, 500, stride)
+    meshopt_filters.filter_octahedral(data, 500, stride)
     out = data.view(np.int8 if stride == 4 else "<i2").reshape(500, 4)
     top = 127 if stride == 4 else 32767
     assert np.array_equal(out[:, 3], w)  # the fourth component passes through
@@ -170,7 +170,7 @@ def test_quaternion_filter(bits):
     q = np.random.default_rng(4).normal(size=(400, 4))
     q /= np.linalg.norm(q, axis=1, keepdims=True)
     data = encode_quaternion(q, bits).reshape(-1).copy()
-    meshopt_codecs.filter_quaternion(data, 400, 8)
+    meshopt_filters.filter_quaternion(data, 400, 8)
     out = data.view("<i2").reshape(400, 4) / 32767.0
     error = np.minimum(np.abs(out - q).max(axis=1), np.abs(out + q).max(axis=1))  # q and -q are one rotation
     assert error.max() < 2.0 / (2 ** (bits - 1) - 1) + 2.0 / 32767
@@ -181,7 +181,7 @@ def test_exponential_filter_is_exact():
     for bits in (23, 15):
         raw = encode_exponential(values, bits)
         data = raw.reshape(-1).copy()
-        meshopt_codecs.filter_exponential(data, 300, 12)
+        meshopt_filters.filter_exponential(data, 300, 12)
         packed = raw.view("<i4").reshape(300, 3).astype(np.int64)
         exponent, mantissa = packed >> 24, ((packed & 0xFFFFFF) ^ 0x800000) - 0x800000
         assert np.array_equal(data.view("<f4").reshape(300, 3), (mantissa * 2.0 ** exponent).astype(np.float32))
@@ -206,7 +206,7 @@ def test_color_filter(stride, bits):
     rgba = np.random.default_rng(8).uniform(size=(300, 4))
     raw = encode_color(rgba, bits, stride)
     data = raw.reshape(-1).copy()
-    meshopt_codecs.filter_color(data, 300, stride)
+    meshopt_filters.filter_color(data, 300, stride)
     top = 255 if stride == 4 else 65535
     out = data.view(np.uint8 if stride == 4 else "<u2").reshape(300, 4).astype(np.int64)
     signed = raw.view(np.int8 if stride == 4 else "<i2").reshape(300, 4).astype(np.int64)

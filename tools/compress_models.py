@@ -207,7 +207,7 @@ def rotation_outputs(raw: dict) -> set[int]:
 def filter_rotations(w: writer.JsonWriter, doc: Document, rotations: set[int]) -> dict[int, np.ndarray]:
     """Store each rotation accessor as VEC4 SHORT normalized holding what the QUATERNION filter decodes to,
     in a bufferView of its own; returns those views and the filter input for each ((count, 8) bytes)."""
-    from viewer.gltf.meshopt_codecs import FILTER_FUNCTIONS
+    from viewer.gltf.meshopt_filters import FILTER_FUNCTIONS
 
     from tools.meshopt_encode import encode_quaternion
 

@@ -26,7 +26,7 @@ from viewer.playback.clock import Clock
 from viewer.compare import pane_rects
 from viewer.errors import GltfError
 from viewer.export.view_frames import ViewFrames
-from viewer.export.writers import write_clip
+from viewer.export.writers import free_path, save_png, write_clip
 from viewer.bounds import clip_bounds
 from viewer.pose import Pose
 from viewer.render.camera import OrbitCamera, gltf_camera
@@ -154,9 +154,18 @@ class ViewerApp(mglw.WindowConfig):
         s = self.state
         key = (id(s.scene), id(s.clip), s.clock.t, s.mode, s.display.in_place)
         if key != getattr(self, "_posed", None):
-            self.pose.set_time(s.clip, s.clock.t, s.mode, s.display.in_place)
+            self._pose_at(s.clock.t)
             self._posed = key
             self._follow()
+
+    def _pose_at(self, t: float) -> None:
+        """The window's rule for a pose: the state's clip and mode at ``t``, held in place when asked (M)."""
+        s = self.state
+        self.pose.set_time(s.clip, t, s.mode, s.display.in_place)
+
+    def _scene_view(self) -> SceneView:
+        s = self.state
+        return SceneView(s.clip, s.clock.t, s.compare_modes, s.selected_node, s.display)
 
     def _follow(self) -> None:
         """With follow on (T), move the camera's target by how far the followed node moved since the last
@@ -171,12 +180,10 @@ class ViewerApp(mglw.WindowConfig):
 
     def _draw_scene(self, fbo: moderngl.Framebuffer) -> None:
         """The 3D picture in the part of ``fbo`` above the timeline bar (``render.scene_view``, as exports do)."""
-        s, d = self.state, self.state.display
         w, h = self.wnd.size
-        viewport = self.overlay.layout.scene_viewport() if d.overlay else (0, 0, w, h)
-        view = SceneView(s.clip, s.clock.t, s.compare_modes, s.selected_node, d)
+        viewport = self.overlay.layout.scene_viewport() if self.state.display.overlay else (0, 0, w, h)
         draw_scene_view(self.ctx, fbo, viewport, h, self.renderer, self.compare_view, self.lines, self.pose,
-                        self.view_camera(), view)
+                        self.view_camera(), self._scene_view())
 
     def _view_size(self) -> tuple[int, int]:
         """Pixels the 3D view gets: the whole window, less the bar and the panel column when they show."""
@@ -262,14 +269,13 @@ class ViewerApp(mglw.WindowConfig):
         return lo, hi
 
     def _save_screenshot(self) -> None:
-        from PIL import Image
-
         self._screenshot_pending = False
         fbo = self.wnd.fbo
         w, h = fbo.size
         rgb = np.frombuffer(fbo.read(viewport=(0, 0, w, h), components=3, alignment=1), np.uint8)
-        path = self._free_path(f"animview-{self.scene.path.stem}-{self.state.clock.t:.3f}s", ".png")
-        Image.fromarray(rgb.reshape(h, w, 3)[::-1]).save(path)
+        path = free_path(self.options.screenshot_dir, f"animview-{self.scene.path.stem}-{self.state.clock.t:.3f}s",
+                         ".png")
+        save_png(path, rgb.reshape(h, w, 3)[::-1])
         self.screenshots.append(path)
         self.state.message = f"saved {path}"
 
@@ -281,10 +287,9 @@ class ViewerApp(mglw.WindowConfig):
             s.message = "nothing to export: the file has no animation"
             return None
         lo, hi = s.clock.span
-        path = self._free_path(f"animview-{self.scene.path.stem}-{lo:.3f}-{hi:.3f}s", ".gif")
-        view = SceneView(s.clip, s.clock.t, s.compare_modes, s.selected_node, s.display)
+        path = free_path(self.options.screenshot_dir, f"animview-{self.scene.path.stem}-{lo:.3f}-{hi:.3f}s", ".gif")
         source = ViewFrames(self.ctx, self._view_size(), self.renderer, self.compare_view, self.lines, self.pose,
-                            self.view_camera(), view, lambda t: self.pose.set_time(s.clip, t, s.mode, s.display.in_place))
+                            self.view_camera(), self._scene_view(), self._pose_at)
         try:
             count = write_clip(source, path, lo, hi, s.fps)
         except (OSError, ValueError) as exc:
@@ -295,14 +300,6 @@ class ViewerApp(mglw.WindowConfig):
             self.wnd.fbo.use()
         self.exports.append(path)
         s.message = f"saved {path} ({count} frames, {lo:.3f}-{hi:.3f} s)"
-        return path
-
-    def _free_path(self, stem: str, suffix: str) -> Path:
-        """``stem + suffix`` in the screenshot folder, numbered so nothing is overwritten."""
-        folder = Path(self.options.screenshot_dir)
-        path, n = folder / f"{stem}{suffix}", 1
-        while path.exists():
-            path, n = folder / f"{stem}-{n}{suffix}", n + 1
         return path
 
     # --- events -------------------------------------------------------------------------------------

@@ -24,6 +24,15 @@ def save_png(path: str | Path, rgb: np.ndarray) -> None:
     Image.fromarray(rgb).save(path)
 
 
+def free_path(folder: str | Path, stem: str, suffix: str) -> Path:
+    """``stem + suffix`` in ``folder``, numbered (``stem-1``, ``stem-2`` …) so no file is overwritten."""
+    folder = Path(folder)
+    path, n = folder / f"{stem}{suffix}", 1
+    while path.exists():
+        path, n = folder / f"{stem}-{n}{suffix}", n + 1
+    return path
+
+
 def render_png(scene: Scene, out: str | Path, t: float, clip: Clip | None = None, view: View | None = None,
                ctx: moderngl.Context | None = None) -> np.ndarray:
     """Render one frame at clip time ``t`` (seconds) and write it to the PNG ``out``; returns the pixels."""

@@ -12,7 +12,8 @@ extension, or a placeholder with no data at all (no uri, optionally tagged
 ``extensions.<name>.fallback: true``). Such a buffer is never read (``check_extensions`` names the buffers
 to skip); a tagged one that an uncompressed bufferView or a compressed stream names is an error.
 
-The bitstreams and filters are decoded in ``meshopt_codecs`` (re-exported here).
+The bitstreams are decoded in ``meshopt_codecs`` and the filters applied in ``meshopt_filters`` (the decoders
+are re-exported here).
 
 Like meshoptimizer's own decoder (which three.js and Babylon use for both names), version 1 vertex data
 and the COLOR filter are read under either extension name. Malformed data raises ``ValueError`` there,
