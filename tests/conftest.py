@@ -1,8 +1,9 @@
 """Shared test settings: where the Khronos sample models are.
 
 One setting: the environment variable ``ANIMVIEW_KHRONOS``, defaulting to ``../shared/assets/khronos``
-next to the repository. Tests that need the models take the ``khronos_dir`` fixture (skips cleanly when
-the folder is absent) or call ``khronos_model(name)``.
+next to the repository; the material models are its sibling ``khronos-pbr``. Tests that need the models take
+the ``khronos_dir`` fixture (skips cleanly when the folder is absent) or call ``khronos_model(name)`` /
+``pbr_model(name)``.
 """
 from __future__ import annotations
 
@@ -13,15 +14,24 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 KHRONOS_DIR = Path(os.environ.get("ANIMVIEW_KHRONOS", REPO_ROOT.parent / "shared" / "assets" / "khronos"))
+KHRONOS_PBR_DIR = KHRONOS_DIR.parent / "khronos-pbr"  # the material test models, beside the animated ones
+
+
+def _model_file(root: Path, name: str) -> Path:
+    files = sorted((root / name).glob("*.gltf")) + sorted((root / name).glob("*.glb"))
+    if not files:
+        pytest.skip(f"Khronos sample model {name} not found in {root} (set ANIMVIEW_KHRONOS)")
+    return files[0]
 
 
 def khronos_model(name: str) -> Path:
     """The .gltf or .glb file of the Khronos sample model folder ``name`` (e.g. "Fox"); skips if absent."""
-    folder = KHRONOS_DIR / name
-    files = sorted(folder.glob("*.gltf")) + sorted(folder.glob("*.glb"))
-    if not files:
-        pytest.skip(f"Khronos sample model {name} not found in {KHRONOS_DIR} (set ANIMVIEW_KHRONOS)")
-    return files[0]
+    return _model_file(KHRONOS_DIR, name)
+
+
+def pbr_model(name: str) -> Path:
+    """The .gltf or .glb of the Khronos material model folder ``name`` (e.g. "DamagedHelmet"); skips if absent."""
+    return _model_file(KHRONOS_PBR_DIR, name)
 
 
 def khronos_model_names() -> list[str]:

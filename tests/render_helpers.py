@@ -122,10 +122,11 @@ def front_ortho_camera(half: float = 1.0) -> FixedCamera:
 
 
 def render_plain(gl: GL, scene, camera=None, size: tuple[int, int] = (64, 64), samples: int = 0,
-                 background=(0.0, 0.0, 0.0), clip=None, t: float = 0.0) -> np.ndarray:
-    """(h, w, 3) picture of ``scene`` with no grid or gizmo (default: ``front_ortho_camera``, no MSAA)."""
+                 background=(0.0, 0.0, 0.0), clip=None, t: float = 0.0, **look) -> np.ndarray:
+    """(h, w, 3) picture of ``scene`` with no grid or gizmo (default: ``front_ortho_camera``, no MSAA);
+    ``look``: other ``RenderOptions`` fields (tonemap, exposure, environment, lights, …)."""
     from viewer.pose import Pose
-    from viewer.render.renderer import Renderer, RenderOptions
+    from viewer.render.renderer import Look, Renderer, RenderOptions
     from viewer.render.target import OffscreenTarget
 
     with gl.ctx:
@@ -134,7 +135,7 @@ def render_plain(gl: GL, scene, camera=None, size: tuple[int, int] = (64, 64), s
         try:
             pose = Pose(scene)
             pose.set_time(clip, t)
-            options = RenderOptions(background=background, grid=False, axes=False)
+            options = RenderOptions(background=background, grid=False, axes=False, look=Look(**look))
             renderer.render(pose, camera or front_ortho_camera(), target.fbo, options)
             rgb = target.read(3)
         finally:

@@ -19,13 +19,13 @@ from conftest import REPO_ROOT
 FORBIDDEN = ("moderngl", "moderngl_window", "imgui_bundle", "pyglet")
 VIEWER = REPO_ROOT / "viewer"
 CORE_FILES = ["errors.py", "math3d.py", "scene.py", "pose.py", "bounds.py", "skin_bounds.py", "sampling.py",
-              "compare.py", "writer.py", "bake.py"]
+              "compare.py", "writer.py", "bake.py", "lights.py"]
 CORE_PACKAGES = ["gltf", "animation", "playback"]
 
 PROBE = """
 import importlib, json, pkgutil, sys
 import viewer.errors, viewer.gltf, viewer.math3d, viewer.scene, viewer.animation, viewer.pose, viewer.playback
-import viewer.sampling, viewer.compare, viewer.bounds, viewer.writer, viewer.bake
+import viewer.sampling, viewer.compare, viewer.bounds, viewer.writer, viewer.bake, viewer.lights
 for pkg in (viewer.animation, viewer.gltf, viewer.playback):
     for info in pkgutil.iter_modules(pkg.__path__):
         importlib.import_module(pkg.__name__ + "." + info.name)

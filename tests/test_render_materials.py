@@ -173,10 +173,13 @@ def test_a_mirroring_node_transform_keeps_front_faces(gl, tmp_path):
 def test_lit_material_is_lit_and_emissive_adds(gl, tmp_path):
     dark = render_plain(gl, lit_quad_file(tmp_path / "a", {"pbrMetallicRoughness": {
         "baseColorFactor": [0, 0, 0, 1], "metallicFactor": 0.0}}))[32, 32]
-    glow = render_plain(gl, lit_quad_file(tmp_path / "b", {"emissiveFactor": [1, 0, 0], "pbrMetallicRoughness": {
-        "baseColorFactor": [0, 0, 0, 1], "metallicFactor": 0.0}}))[32, 32]
+    glow_file = lit_quad_file(tmp_path / "b", {"emissiveFactor": [1, 0, 0], "pbrMetallicRoughness": {
+        "baseColorFactor": [0, 0, 0, 1], "metallicFactor": 0.0}})
+    glow = render_plain(gl, glow_file, tonemap="none")[32, 32]
+    toned = render_plain(gl, glow_file)[32, 32]  # PBR Neutral's shoulder: 1.0 comes out a little under white
     grey = render_plain(gl, lit_quad_file(tmp_path / "c", {"pbrMetallicRoughness": {
         "baseColorFactor": [0.5, 0.5, 0.5, 1], "metallicFactor": 0.0, "roughnessFactor": 1.0}}))[32, 32]
     assert max(dark) < 40                      # only a little specular on black
     assert glow[0] == 255 and glow[0] > dark[0]
+    assert 225 < toned[0] < 255
     assert 60 < grey[0] < 250 and abs(int(grey[0]) - int(grey[2])) < 30  # lit, roughly neutral

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import math
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import moderngl
@@ -33,7 +33,7 @@ from viewer.render.camera import OrbitCamera, gltf_camera
 from viewer.render.compare_view import CompareView
 from viewer.render.scene_view import SceneView, draw_scene_view
 from viewer.render.overlay_lines import OverlayLines, pick
-from viewer.render.renderer import Renderer
+from viewer.render.renderer import Look, Renderer
 from viewer.render.shaders import ProgramCache
 from viewer.scene import Scene, load
 from viewer.ui import keys
@@ -61,6 +61,7 @@ class ViewOptions:
         compare: modes of the compare panes (2–4); given, the viewer starts in compare view (C toggles).
         allow_outside_folder: files opened may name buffers and images outside their folder tree.
         camera: look through this glTF camera (index; a node must carry it) instead of the orbit camera.
+        look: the View section's look to start with (``Look`` field → value; the command line's flags).
     """
 
     path: Path
@@ -74,6 +75,7 @@ class ViewOptions:
     compare: tuple[str, ...] | None = None
     allow_outside_folder: bool = False
     camera: int | None = None
+    look: dict = field(default_factory=dict)
 
 
 class ViewerApp(mglw.WindowConfig):
@@ -109,6 +111,7 @@ class ViewerApp(mglw.WindowConfig):
         self._make_gpu(self.scene)
         clock = Clock(speed=options.speed)
         self.state = ViewerState(self.scene, clock, options.animation, options.mode, options.fps, options.compare)
+        self.state.display.look = Look(**options.look)
         clock.seek(options.time)
         if not options.paused:
             clock.play()

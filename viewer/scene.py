@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,7 @@ from viewer.animation.clip import Channel, Clip
 from viewer.animation.modes import Curve
 from viewer.errors import GltfWarning, pointer
 from viewer.gltf import Document, load_document
+from viewer.lights import Light, LightSet, node_lights, parse_lights, static_light_rows
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,7 @@ class Nodes:
     mesh: np.ndarray  # (N,) mesh index or -1
     skin: np.ndarray  # (N,) skin index or -1
     camera: np.ndarray  # (N,) camera index or -1
+    light: np.ndarray  # (N,) KHR_lights_punctual light index or -1
     weights: tuple[np.ndarray | None, ...]  # rest morph weights per node (node.weights over mesh.weights)
 
     def __len__(self) -> int:
@@ -100,9 +103,11 @@ class Scene:
     document: Document
     nodes: Nodes
     roots: np.ndarray  # (R,) root nodes of the displayed scene
+    shown: np.ndarray  # (N,) bool: the node is under one of ``roots`` (others are neither drawn nor lit)
     meshes: tuple[Mesh, ...]
     skins: tuple[Skin, ...]
     cameras: tuple[Camera, ...]
+    lights: tuple[Light, ...]  # KHR_lights_punctual, placed by ``nodes.light``
     clips: tuple[Clip, ...] = field(default_factory=tuple)
     # JSON pointers already warned about while posing (a GltfWarning per fault, not per frame).
     warned: set[str] = field(default_factory=set, compare=False, repr=False)
@@ -116,6 +121,11 @@ class Scene:
     @property
     def name(self) -> str:
         return self.path.name
+
+    @cached_property
+    def light_table(self) -> LightSet:
+        """The pose-independent rows of ``lights.world_lights``, built on first use."""
+        return static_light_rows(self)
 
 
 def load(path: str | Path, allow_outside_folder: bool = False) -> Scene:
@@ -138,11 +148,26 @@ def build_scene(doc: Document) -> Scene:
         roots = np.array(scenes[g.get("scene", 0)].get("nodes", []), dtype=np.int64)
     else:
         roots = np.flatnonzero(nodes.parent < 0)
+    shown = shown_nodes(nodes.parent, roots)
     skins = tuple(_skin(doc, s, i) for i, s in enumerate(g.get("skins", [])))
     cameras = tuple(_camera(c, i) for i, c in enumerate(g.get("cameras", [])))
     clips = tuple(_clip(doc, a, i) for i, a in enumerate(g.get("animations", [])))
-    return Scene(path=doc.path, document=doc, nodes=nodes, roots=roots, meshes=meshes, skins=skins,
-                 cameras=cameras, clips=clips)
+    return Scene(path=doc.path, document=doc, nodes=nodes, roots=roots, shown=shown, meshes=meshes, skins=skins,
+                 cameras=cameras, lights=parse_lights(g), clips=clips)
+
+
+def shown_nodes(parent: np.ndarray, roots: np.ndarray) -> np.ndarray:
+    """(N,) bool: which nodes lie under one of ``roots``. A file may hold several scenes; only one is shown.
+
+    Pointer jumping (every node takes over its target's target) finds each node's root in
+    ⌈log2(depth + 1)⌉ passes, so a 30 000-deep chain costs 15 array passes, not 30 000 Python steps.
+    """
+    top = np.where(parent < 0, np.arange(len(parent)), parent)
+    while True:
+        above = top[top]
+        if np.array_equal(above, top):
+            return np.isin(top, roots)
+        top = above
 
 
 def _mesh(doc: Document, index: int, mesh: dict) -> Mesh:
@@ -195,6 +220,7 @@ def _nodes(src: list[dict], meshes: tuple[Mesh, ...]) -> Nodes:
         scale=s, matrix=matrix, has_matrix=has_matrix, mesh=mesh_idx,
         skin=np.array([node.get("skin", -1) for node in src], dtype=np.int64),
         camera=np.array([node.get("camera", -1) for node in src], dtype=np.int64),
+        light=node_lights(src),
         weights=tuple(weights),
     )
 

@@ -57,6 +57,21 @@ def positive(text: str) -> float:
     return value
 
 
+def nonnegative(text: str) -> float:
+    value = finite(text, "a number of 0 or more")
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"wants a number of 0 or more, got {shorten(text)!r}")
+    return value
+
+
+def stops(text: str) -> float:
+    """Exposure in EV: within ±20 stops (2^20 is a million times brighter; beyond, only overflow)."""
+    value = finite(text, "a number of stops")
+    if abs(value) > 20:
+        raise argparse.ArgumentTypeError(f"wants a number of stops from -20 to 20, got {shorten(text)!r}")
+    return value
+
+
 def count(text: str) -> int:
     """A whole number ≥ 1 (frames, steps)."""
     try:
@@ -172,3 +187,27 @@ def pick_camera(scene, text: str, command: str) -> str | int:
         raise UsageError(f"{prog(command)}: camera {shorten(text)} is not placed on any node "
                          f"(cameras on nodes: {listed})")
     return index
+
+
+def add_look_arguments(parser: argparse.ArgumentParser) -> None:
+    """The shading choices the View panel offers, as flags (``render`` and the viewer take the same)."""
+    g = parser.add_argument_group("look")
+    g.add_argument("--environment", choices=("on", "off"), default="on",
+                   help="the studio environment's light on the materials (default on)")
+    g.add_argument("--env-intensity", type=nonnegative, default=1.0, metavar="X",
+                   help="environment light multiplier (default 1)")
+    g.add_argument("--env-background", action="store_true", help="show the environment, blurred, as the background")
+    g.add_argument("--tonemap", choices=("pbr-neutral", "aces", "none"), default="pbr-neutral",
+                   help="tone mapper (default pbr-neutral: Khronos PBR Neutral)")
+    g.add_argument("--exposure", type=stops, default=0.0, metavar="EV",
+                   help="exposure in stops: the shaded light is multiplied by 2^EV (default 0)")
+    g.add_argument("--lights", choices=("auto", "file", "studio"), default="auto",
+                   help="the file's KHR_lights_punctual lights or the studio key light (auto: the file's when it "
+                        "has any)")
+
+
+def look_options(args: argparse.Namespace) -> dict:
+    """The fields of ``render.renderer.Look`` set by ``add_look_arguments``' flags."""
+    return {"environment": args.environment == "on", "env_intensity": args.env_intensity,
+            "env_background": args.env_background, "tonemap": args.tonemap, "exposure": args.exposure,
+            "lights": args.lights}

@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import json
+import math
+
+import numpy as np
 
 from viewer.cli import args as a
 from viewer.scene import Scene
@@ -22,7 +25,7 @@ def run(args) -> int:
 
 
 def describe(scene: Scene) -> dict:
-    """Counts, skins, morph targets and every animation channel (node, path, interpolation, keys, times)."""
+    """Counts, skins, morph targets, lights and every animation channel (node, path, interpolation, keys, times)."""
     nodes = scene.nodes
     return {
         "file": str(scene.path),
@@ -32,6 +35,7 @@ def describe(scene: Scene) -> dict:
                    for i, m in enumerate(scene.meshes)],
         "skins": [{"index": i, "name": s.name, "joints": int(len(s.joints))} for i, s in enumerate(scene.skins)],
         "cameras": [{"index": i, "name": c.name, "type": c.type} for i, c in enumerate(scene.cameras)],
+        "lights": _lights(scene),
         "animations": [{
             "index": clip.index, "name": clip.name, "duration": clip.duration, "keys": int(len(clip.key_times)),
             "channels": [{
@@ -43,16 +47,43 @@ def describe(scene: Scene) -> dict:
     }
 
 
+def _lights(scene: Scene) -> list[dict]:
+    """Each light with the nodes that carry it (every node of the file, shown or not); cone angles in degrees,
+    for spot lights only; range None: unlimited."""
+    carriers: list[list[int]] = [[] for _ in scene.lights]
+    for node in np.flatnonzero(scene.nodes.light >= 0).tolist():
+        carriers[scene.nodes.light[node]].append(node)
+    return [{
+        "index": i, "name": light.name, "type": light.type, "color": light.color.tolist(),
+        "intensity": light.intensity, "range": light.range,
+        "inner_cone_deg": math.degrees(light.inner_cone) if light.type == "spot" else None,
+        "outer_cone_deg": math.degrees(light.outer_cone) if light.type == "spot" else None,
+        "nodes": carriers[i],
+    } for i, light in enumerate(scene.lights)]
+
+
+def _light_line(light: dict) -> str:
+    color = ", ".join(f"{c:.3g}" for c in light["color"])
+    reach = "unlimited" if light["range"] is None else f"{light['range']:g}"
+    cone = (f", cone {light['inner_cone_deg']:.4g}°–{light['outer_cone_deg']:.4g}°"
+            if light["type"] == "spot" else "")
+    nodes = ", ".join(map(str, light["nodes"])) or "none"
+    return (f"  light {light['index']} {light['name']!r}: {light['type']}, colour ({color}), intensity "
+            f"{light['intensity']:g}, range {reach}{cone}; nodes {nodes}")
+
+
 def table(info: dict) -> str:
     """The same facts as ``describe``, laid out for a terminal."""
     lines = [info["file"],
              f"  scenes {info['scenes']}  nodes {info['nodes']}  meshes {len(info['meshes'])}  "
-             f"skins {len(info['skins'])}  cameras {len(info['cameras'])}  animations {len(info['animations'])}"]
+             f"skins {len(info['skins'])}  cameras {len(info['cameras'])}  lights {len(info['lights'])}  "
+             f"animations {len(info['animations'])}"]
     for m in info["meshes"]:
         if m["morph_targets"]:
             lines.append(f"  mesh {m['index']} {m['name']!r}: {m['morph_targets']} morph targets")
     for s in info["skins"]:
         lines.append(f"  skin {s['index']} {s['name']!r}: {s['joints']} joints")
+    lines += [_light_line(light) for light in info["lights"]]
     for a in info["animations"]:
         lines.append(f"  animation {a['index']} {a['name']!r}: {a['duration']:.4f} s, "
                      f"{len(a['channels'])} channels, {a['keys']} distinct key times")

@@ -44,6 +44,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--no-axes", action="store_true", help="hide the axis gizmo")
     p.add_argument("--samples", type=int, choices=(0, 2, 4), default=4, help="MSAA samples (default 4)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    a.add_look_arguments(p)
     p.add_argument("--overlay", action="store_true",
                    help="draw the viewer's timeline and panels over the frames, as the window shows them")
     p.add_argument("--compare", type=modes_argument, default=None, metavar="M1,M2[,M3[,M4]]",
@@ -71,7 +72,7 @@ def _output_kind(out: str) -> str:
 def run(args) -> int:
     """Run ``animview render``; returns the exit status (0 ok; 1 no OpenGL; bad input raises)."""
     from viewer import export
-    from viewer.render.renderer import RenderOptions
+    from viewer.render.renderer import Look, RenderOptions
 
     out = args.output
     kind = _output_kind(out)
@@ -83,7 +84,7 @@ def run(args) -> int:
                          f"{args.size[0]}x{args.size[1]}")
     scene = a.load_scene(args, NAME)
     clip = a.pick_clip(scene, args.animation, NAME)
-    options = RenderOptions(grid=not args.no_grid, axes=not args.no_axes)
+    options = RenderOptions(grid=not args.no_grid, axes=not args.no_axes, look=Look(**a.look_options(args)))
     if args.background is not None:
         options.background = args.background
     view = export.View(size=args.size, camera=a.pick_camera(scene, args.camera, NAME), yaw=args.yaw,

@@ -41,6 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--frames", type=int, metavar="N", help="quit after N frames")
     parser.add_argument("--camera", default="auto", metavar="auto|K|NAME",
                         help="look through the file's camera K (by index or name) instead of the orbit camera")
+    a.add_look_arguments(parser)
     parser.add_argument("--screenshot-dir", type=Path, default=Path("."),
                         help="where P saves screenshots and E saves GIFs of the loop range")
 
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     options = ViewOptions(path=path, animation=clip.index if clip is not None else 0, speed=args.speed, paused=args.paused,
                           time=args.time, mode=args.mode, fps=args.fps, screenshot_dir=args.screenshot_dir,
                           compare=args.compare, allow_outside_folder=args.allow_outside_folder,
-                          camera=None if camera == "auto" else camera)
+                          camera=None if camera == "auto" else camera, look=a.look_options(args))
     try:
         wnd = open_window(args.window, args.size, args.backend)
     except Exception as exc:  # pyglet / glfw raise their own types when there is no display

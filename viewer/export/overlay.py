@@ -56,6 +56,8 @@ class OverlayOffscreen(Offscreen):
         self.state = ViewerState(scene, clock, clip.index if clip is not None else 0, self.view.mode, look.fps)
         self.state.display.channels = look.channels
         self.state.display.skeleton, self.state.display.bounds = look.skeleton, look.bounds
+        # the command line's grid and look, shown in the View section as the window would show them
+        self.state.display.grid, self.state.display.look = self.view.options.grid, self.view.options.look
         self.state.select_node(look.selected if look.selected is not None else _first_animated(clip))
         self.state.tree_revealed = self.state.selected_node  # a still picture shows the readout, not the tree
         if look.playing and clip is not None:
@@ -85,7 +87,6 @@ class OverlayOffscreen(Offscreen):
         self.state.clock.seek(t)
         self.overlay.frame(self.state, self.pose, self._dt)
         d, fbo = self.state.display, self.target.fbo
-        d.grid = self.view.options.grid
         view = SceneView(self.clip, t, selected=self.state.selected_node if d.skeleton else None, display=d)
         draw_scene_view(self.ctx, fbo, self.overlay.layout.scene_viewport(), self.view.size[1], self.renderer,
                         self.panes, self.lines, self.pose, self.camera, view, self.view.options)

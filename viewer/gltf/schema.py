@@ -8,6 +8,7 @@ This is data only; ``validate.check_structure`` walks it. Properties not listed 
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from collections.abc import Mapping
 
@@ -28,6 +29,7 @@ class Spec:
         ref: for an index, the top-level array it points into ("nodes", "accessors", …).
         minimum, maximum: inclusive numeric bounds.
         positive: number must be > 0.
+        also: numbers allowed besides the bounds (``ior``: 0, or at least 1).
         multiple_of: integer must be a multiple of this.
         enum: allowed values (empty: any).
         items: spec of each array item / map value.
@@ -42,6 +44,7 @@ class Spec:
     minimum: float | None = None
     maximum: float | None = None
     positive: bool = False
+    also: tuple = ()
     multiple_of: int | None = None
     enum: tuple = ()
     items: "Spec | None" = None
@@ -62,9 +65,9 @@ def index(collection: str, required: bool = False) -> Spec:
 
 
 def number(required: bool = False, minimum: float | None = None, maximum: float | None = None,
-           positive: bool = False) -> Spec:
-    """A finite JSON number (integer or not) with optional bounds."""
-    return Spec("number", required, minimum=minimum, maximum=maximum, positive=positive)
+           positive: bool = False, also: tuple = ()) -> Spec:
+    """A finite JSON number (integer or not) with optional bounds; ``also`` lists values allowed outside them."""
+    return Spec("number", required, minimum=minimum, maximum=maximum, positive=positive, also=also)
 
 
 def string(required: bool = False, enum: tuple = ()) -> Spec:
@@ -107,6 +110,39 @@ def _texture_info(**extra: Spec) -> Spec:
 
 
 UNIT = {"minimum": 0.0, "maximum": 1.0}
+RGB_UNIT = array(number(**UNIT), length=3)
+
+# Material extensions the renderer reads, each after its Khronos schema (extensions/2.0/Khronos/…).
+MATERIAL_EXTENSIONS = {
+    "KHR_materials_emissive_strength": obj({"emissiveStrength": number(minimum=0.0)}),
+    "KHR_materials_ior": obj({"ior": number(minimum=1.0, also=(0,))}),  # 0: the limit of a thin film
+    "KHR_materials_specular": obj({
+        "specularFactor": number(**UNIT),
+        "specularTexture": _texture_info(),
+        "specularColorFactor": array(number(minimum=0.0), length=3),  # may exceed 1: it scales F0
+        "specularColorTexture": _texture_info(),
+    }),
+    "KHR_materials_clearcoat": obj({
+        "clearcoatFactor": number(**UNIT),
+        "clearcoatTexture": _texture_info(),
+        "clearcoatRoughnessFactor": number(**UNIT),
+        "clearcoatRoughnessTexture": _texture_info(),
+        "clearcoatNormalTexture": _texture_info(scale=number()),
+    }),
+    "KHR_materials_sheen": obj({
+        "sheenColorFactor": RGB_UNIT,
+        "sheenColorTexture": _texture_info(),
+        "sheenRoughnessFactor": number(**UNIT),
+        "sheenRoughnessTexture": _texture_info(),
+    }),
+    "KHR_materials_transmission": obj({"transmissionFactor": number(**UNIT), "transmissionTexture": _texture_info()}),
+    "KHR_materials_volume": obj({
+        "thicknessFactor": number(minimum=0.0),
+        "thicknessTexture": _texture_info(),
+        "attenuationDistance": number(positive=True),
+        "attenuationColor": RGB_UNIT,
+    }),
+}
 
 MATERIAL = obj({
     "pbrMetallicRoughness": obj({
@@ -119,11 +155,11 @@ MATERIAL = obj({
     "normalTexture": _texture_info(scale=number()),
     "occlusionTexture": _texture_info(strength=number(**UNIT)),
     "emissiveTexture": _texture_info(),
-    "emissiveFactor": array(number(**UNIT), length=3),
+    "emissiveFactor": RGB_UNIT,
     "alphaMode": string(enum=("OPAQUE", "MASK", "BLEND")),
     "alphaCutoff": number(minimum=0.0),
     "doubleSided": boolean(),
-    "extensions": obj({"KHR_materials_emissive_strength": obj({"emissiveStrength": number(minimum=0.0)})}),
+    "extensions": obj(MATERIAL_EXTENSIONS),
 })
 
 PRIMITIVE = obj({
@@ -146,7 +182,27 @@ NODE = obj({
     "scale": array(number(), length=3),
     "translation": array(number(), length=3),
     "weights": array(number(), min_items=1),
+    "extensions": obj({"KHR_lights_punctual": obj({"light": index("lights", required=True)})}),
 })
+
+# KHR_lights_punctual (extensions/2.0/Khronos/KHR_lights_punctual): the root's lights. That a spot light has
+# its spot object (and only it), and inner < outer, are checked in ``validate_scene.check_lights``.
+LIGHT = obj({
+    "name": string(),
+    "type": string(required=True, enum=("directional", "point", "spot")),
+    "color": RGB_UNIT,
+    "intensity": number(minimum=0.0),
+    "range": number(positive=True),  # read for point and spot lights only
+    "spot": obj({
+        "innerConeAngle": number(minimum=0.0, maximum=math.pi / 2),
+        "outerConeAngle": number(positive=True, maximum=math.pi / 2),
+    }),
+})
+
+SPOT_DEFAULTS = {"innerConeAngle": 0.0, "outerConeAngle": math.pi / 4}  # radians
+
+# Arrays that indices point into but that live inside an extension: ref name → path from the root.
+NESTED_ARRAYS = {"lights": ("extensions", "KHR_lights_punctual", "lights")}
 
 SPARSE = obj({
     "count": integer(required=True, minimum=1),
@@ -204,6 +260,8 @@ GLTF = obj({
                   "copyright": string()}, required=True),
     "extensionsUsed": array(string()),
     "extensionsRequired": array(string()),
+    # before nodes, which index its lights
+    "extensions": obj({"KHR_lights_punctual": obj({"lights": array(LIGHT, required=True)})}),
     "scene": index("scenes"),
     "scenes": array(obj({"nodes": array(index("nodes"))})),
     "nodes": array(NODE),

@@ -8,7 +8,7 @@ Order matters, because each stage may rely on the ones before it:
 3. ``check_content`` (here, calling ``validate_data``, ``validate_scene``, ``validate_mesh``,
    ``validate_animation``):
    sizes of buffers, bufferViews and accessors before anything is allocated from a count, then the
-   node graph, meshes, skins and animations, reading accessor data where a rule needs values.
+   node graph, cameras, lights, meshes, skins and animations, reading accessor data where a rule needs values.
 
 Every fault raises ``GltfError(file, pointer, message)`` with the JSON pointer of the offending property.
 """
@@ -23,7 +23,7 @@ from viewer.errors import GltfError, GltfWarning, pointer, shorten
 from viewer.gltf import validate_animation, validate_data, validate_mesh, validate_scene
 from viewer.gltf.accessors import AccessorReader
 from viewer.gltf.resources import FileAccess
-from viewer.gltf.schema import GLTF, Spec
+from viewer.gltf.schema import GLTF, NESTED_ARRAYS, Spec
 
 SUPPORTED_EXTENSIONS = frozenset({
     "KHR_mesh_quantization",
@@ -34,6 +34,13 @@ SUPPORTED_EXTENSIONS = frozenset({
     "KHR_draco_mesh_compression",  # decoded by gltf/draco.py with DracoPy (optional: animview[compressed])
     "EXT_meshopt_compression",  # compressed bufferViews, decoded by gltf/meshopt.py (numpy, no dependency)
     "KHR_meshopt_compression",
+    "KHR_lights_punctual",  # lights read by lights.py, placed by their nodes' world matrices
+    "KHR_materials_ior",
+    "KHR_materials_specular",
+    "KHR_materials_clearcoat",
+    "KHR_materials_sheen",
+    "KHR_materials_transmission",
+    "KHR_materials_volume",
 })
 
 _JSON_TYPE_NAMES = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "a boolean",
@@ -52,6 +59,7 @@ def check_structure(raw: object, file: Path) -> None:
         if spec.kind == "array" and key in raw and not isinstance(raw[key], list):
             raise GltfError(file, pointer(key), f"{key} must be an array, got {_json_type(raw[key])}")
     counts = {key: len(value) for key, value in raw.items() if isinstance(value, list)}
+    counts.update(_nested_counts(raw))
     _Walker(file, counts).check(raw, GLTF, ())
     _check_version(raw["asset"], file)
     _check_extensions(raw, file)
@@ -79,9 +87,22 @@ def check_content(raw: dict, access: FileAccess, buffers: list[bytes],
     validate_data.check_images(raw, access)
     validate_scene.check_nodes(raw, file)
     validate_scene.check_cameras(raw, file)
+    validate_scene.check_lights(raw, file)
     validate_mesh.check_meshes(raw, file, reader, quantized)
     validate_scene.check_skins(raw, file, reader)
     return validate_animation.check_animations(raw, file, reader)
+
+
+def _nested_counts(raw: dict) -> dict[str, int]:
+    """Lengths of the ``schema.NESTED_ARRAYS`` the file has (an index into one that is absent is out of range)."""
+    counts = {}
+    for name, path in NESTED_ARRAYS.items():
+        value: object = raw
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        if isinstance(value, list):
+            counts[name] = len(value)
+    return counts
 
 
 def _check_version(asset: dict, file: Path) -> None:
@@ -141,6 +162,11 @@ class _Walker:
             self._fail(path, f"{label} {value} is not a finite number")
         if spec.enum and value not in spec.enum:
             self._fail(path, f"{label} {value} is not one of {', '.join(map(str, spec.enum))}")
+        if value in spec.also:
+            return
+        if spec.also and spec.minimum is not None and value < spec.minimum:
+            also = " or ".join(map(str, spec.also))
+            self._fail(path, f"{label} {value} must be {also} or at least {spec.minimum}")
         if spec.minimum is not None and value < spec.minimum:
             self._fail(path, f"{label} {value} is less than the minimum {spec.minimum}")
         if spec.maximum is not None and value > spec.maximum:

@@ -1,4 +1,5 @@
-"""Validation of the node hierarchy, scenes, cameras and skins (glTF 2.0 §3.5 "Scenes", §3.7 "Skins").
+"""Validation of the node hierarchy, scenes, cameras, lights and skins (glTF 2.0 §3.5 "Scenes", §3.7 "Skins",
+KHR_lights_punctual).
 
 Runs after ``validate.check_structure`` (types and index ranges hold) and after ``validate_data``
 (accessor data can be read safely).
@@ -11,6 +12,7 @@ import numpy as np
 
 from viewer.errors import GltfError, pointer
 from viewer.gltf.accessors import FLOAT, AccessorReader
+from viewer.gltf.schema import SPOT_DEFAULTS
 
 TRS = ("translation", "rotation", "scale")
 
@@ -109,6 +111,29 @@ def check_cameras(raw: dict, file: Path) -> None:
         if "zfar" in projection and projection["zfar"] <= projection["znear"]:
             raise GltfError(file, pointer("cameras", c, kind, "zfar"),
                             f"camera {c} zfar {projection['zfar']} must be greater than znear {projection['znear']}")
+
+
+def check_lights(raw: dict, file: Path) -> None:
+    """A light has a spot object exactly when its type is spot; the inner cone lies strictly inside the outer
+    one (defaults applied), or the cone's falloff would divide by zero."""
+    ext = raw.get("extensions", {}).get("KHR_lights_punctual", {})
+    for k, light in enumerate(ext.get("lights", [])):
+        where = ("extensions", "KHR_lights_punctual", "lights", k)
+        kind = light["type"]
+        if kind == "spot" and "spot" not in light:
+            raise GltfError(file, pointer(*where, "spot"), f"light {k} has type spot but no spot object")
+        if kind != "spot" and "spot" in light:
+            raise GltfError(file, pointer(*where, "spot"), f"light {k} has type {kind} and a spot object, "
+                                                           "which only spot lights have")
+        if kind != "spot":
+            continue
+        spot = light["spot"]
+        inner = spot.get("innerConeAngle", SPOT_DEFAULTS["innerConeAngle"])
+        outer = spot.get("outerConeAngle", SPOT_DEFAULTS["outerConeAngle"])
+        if inner >= outer:
+            key = "innerConeAngle" if "innerConeAngle" in spot else "outerConeAngle"
+            raise GltfError(file, pointer(*where, "spot", key),
+                            f"light {k} innerConeAngle {inner} must be less than outerConeAngle {outer}")
 
 
 def check_skins(raw: dict, file: Path, reader: AccessorReader) -> None:

@@ -1,4 +1,4 @@
-"""Primitive data made GPU-ready on the CPU, once per primitive: draw mode, indices, normals, colors.
+"""Primitive data made GPU-ready on the CPU, once per primitive: draw mode, indices, attributes, tangents.
 
 Pure numpy (no GL), so every rule here is tested without a context. glTF 2.0 §3.7.2.1 modes:
 0 POINTS, 1 LINES, 2 LINE_LOOP, 3 LINE_STRIP, 4 TRIANGLES, 5 TRIANGLE_STRIP, 6 TRIANGLE_FAN.
@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from viewer.render import tangents
 from viewer.scene import Primitive
 
 POINTS, LINES, LINE_LOOP, LINE_STRIP, TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN = range(7)
@@ -25,15 +26,24 @@ class MeshData:
     Attributes:
         kind: "triangles", "lines" or "points" (the GL mode drawn).
         indices: (m,) uint32, or None to draw vertices 0..n-1 in order.
-        attributes: shader input name → (n, k) float32, e.g. "in_position" (n, 3), "in_normal" (n, 3),
-            "in_uv" (n, 2), "in_color" (n, 4), "in_joints0"/"in_weights0" (n, 4).
-        vertex_count: n.
+        attributes: shader input name → (n, k) float32: "in_position" (n, 3); "in_normal" (n, 3), only the
+            file's NORMAL; "in_uv0"/"in_uv1" (n, 2) from TEXCOORD_0/1; "in_color" (n, 4);
+            "in_joints0/1"/"in_weights0/1" (n, 4); "in_tangent" (n, 4), xyz and handedness w = ±1
+            (bitangent = cross(normal, xyz) * w), from the file or generated (``tangents.py``).
+        vertex_count: n, the GPU vertex count.
+        flat: triangles without NORMAL: flat-shaded, face normals derived in the shader.
+        source_vertex: None when GPU vertex i is the file's vertex i; else (n,) int64, the file's vertex
+            each GPU vertex copies (generated tangents split vertices on mirrored-UV seams), and every
+            attribute and morph delta is gathered through it. The vertex-id debug output numbers GPU
+            vertices, so there it differs from the file's numbering past the file's vertex count.
     """
 
     kind: str
     indices: np.ndarray | None
     attributes: dict[str, np.ndarray]
     vertex_count: int
+    flat: bool = False
+    source_vertex: np.ndarray | None = None
 
 
 def list_indices(mode: int, indices: np.ndarray | None, vertex_count: int) -> np.ndarray | None:
@@ -63,38 +73,6 @@ def list_indices(mode: int, indices: np.ndarray | None, vertex_count: int) -> np
     raise ValueError(f"unknown primitive mode {mode}")
 
 
-def _unit(v: np.ndarray, fallback=(0.0, 0.0, 1.0)) -> np.ndarray:
-    """Rows of v scaled to length 1; zero rows (degenerate triangles, unused vertices) get ``fallback``."""
-    n = np.linalg.norm(v, axis=1, keepdims=True)
-    out = np.where(n > 1e-20, v / np.where(n > 1e-20, n, 1.0), np.asarray(fallback))
-    return out.astype(np.float32)
-
-
-def flat_normals(positions: np.ndarray) -> np.ndarray:
-    """(n, 3) normals of an unindexed triangle list: each triangle's face normal on its three vertices."""
-    p = np.asarray(positions, dtype=np.float64)
-    tri = len(p) // 3
-    out = np.zeros_like(p)
-    if tri:
-        a, b, c = p[0:3 * tri:3], p[1:3 * tri:3], p[2:3 * tri:3]
-        out[:3 * tri] = np.repeat(np.cross(b - a, c - a), 3, axis=0)
-    return _unit(out)
-
-
-def smooth_normals(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
-    """(n, 3) area-weighted vertex normals: the sum of the (unnormalized, so area-weighted) face cross
-    products of every triangle using the vertex, normalized. ``triangles`` is a flat index list (3 per triangle;
-    a count that is not a multiple of 3, which validation lets through, drops the incomplete last one)."""
-    p = np.asarray(positions, dtype=np.float64)
-    t = np.asarray(triangles, dtype=np.int64)
-    t = t[: len(t) - len(t) % 3].reshape(-1, 3)  # a trailing partial triangle is not drawn either
-    face = np.cross(p[t[:, 1]] - p[t[:, 0]], p[t[:, 2]] - p[t[:, 0]])
-    acc = np.zeros_like(p)
-    for corner in range(3):
-        np.add.at(acc, t[:, corner], face)
-    return _unit(acc)
-
-
 def vertex_colors(color: np.ndarray) -> np.ndarray:
     """COLOR_0 as (n, 4) linear RGBA float32: VEC3 gets alpha 1 (normalized ints are already dequantized)."""
     c = np.asarray(color, dtype=np.float32)
@@ -103,16 +81,41 @@ def vertex_colors(color: np.ndarray) -> np.ndarray:
     return c
 
 
-def prepare(primitive: Primitive, uv_set: int | None) -> MeshData:
+def _tangents(attrs: dict, pos: np.ndarray, indices: np.ndarray | None, kind: str, uv_set: int | None):
+    """The file's TANGENT (w made ±1), else generated ones with their vertex split, else None.
+
+    Returns (tangents or None, source_vertex or None, triangles' or None: the new index list)."""
+    if "NORMAL" not in attrs:
+        return None, None, None  # flat-shaded: glTF says TANGENT is ignored then
+    if "TANGENT" in attrs:
+        t = np.array(attrs["TANGENT"], dtype=np.float32)
+        t[:, 3] = np.where(t[:, 3] < 0, -1.0, 1.0)
+        return t, None, None
+    if uv_set is None or f"TEXCOORD_{uv_set}" not in attrs:
+        return None, None, None
+    if kind != "triangles":  # nothing to take gradients from: every vertex gets the fallback
+        return tangents.generate(pos, attrs["NORMAL"], attrs[f"TEXCOORD_{uv_set}"], np.zeros((0, 3), np.int64))
+    flat = np.arange(len(pos), dtype=np.uint32) if indices is None else indices
+    whole = len(flat) - len(flat) % 3  # a trailing partial triangle is not drawn: kept as it is
+    t, source, tri = tangents.generate(pos, attrs["NORMAL"], attrs[f"TEXCOORD_{uv_set}"],
+                                       flat[:whole].reshape(-1, 3))
+    if source is None:
+        return t, None, None
+    return t, source, np.concatenate([tri.reshape(-1).astype(np.uint32), flat[whole:]])
+
+
+def prepare(primitive: Primitive, tangent_uv_set: int | None = None) -> MeshData:
     """GPU-ready arrays of one primitive.
 
     Args:
         primitive: the scene primitive.
-        uv_set: which TEXCOORD_n the material samples (None: no texture, no UVs uploaded).
+        tangent_uv_set: the TEXCOORD_n a normal texture samples, to generate tangents from when the file
+            gives none (None: no normal texture, no tangents generated).
 
-    Missing NORMAL on triangles is computed: flat for an unindexed TRIANGLES list (each face its own
-    normal), area-weighted smooth otherwise (vertices shared through indices or a strip/fan). Lines and
-    points without normals are drawn unlit.
+    Triangles without NORMAL are flat-shaded (glTF 2.0 §3.7.2.1 asks for flat normals there): the shader
+    takes face normals from screen-space derivatives, so no normals are uploaded and TANGENT is ignored.
+    Lines and points without normals are drawn unlit. Every TEXCOORD_0/1 is uploaded whatever the material,
+    so a material change never needs a new upload.
     """
     attrs = primitive.attributes
     pos = np.asarray(attrs["POSITION"], dtype=np.float32)
@@ -122,10 +125,9 @@ def prepare(primitive: Primitive, uv_set: int | None) -> MeshData:
     out: dict[str, np.ndarray] = {"in_position": pos}
     if "NORMAL" in attrs:
         out["in_normal"] = np.asarray(attrs["NORMAL"], dtype=np.float32)
-    elif kind == "triangles":
-        out["in_normal"] = flat_normals(pos) if indices is None else smooth_normals(pos, indices)
-    if uv_set is not None and f"TEXCOORD_{uv_set}" in attrs:
-        out["in_uv"] = np.asarray(attrs[f"TEXCOORD_{uv_set}"], dtype=np.float32)
+    for s in (0, 1):
+        if f"TEXCOORD_{s}" in attrs:
+            out[f"in_uv{s}"] = np.asarray(attrs[f"TEXCOORD_{s}"], dtype=np.float32)
     if "COLOR_0" in attrs:
         out["in_color"] = vertex_colors(attrs["COLOR_0"])
     for s in (0, 1):
@@ -133,12 +135,21 @@ def prepare(primitive: Primitive, uv_set: int | None) -> MeshData:
             # float32 holds every joint index up to 2^24 exactly; the shader rounds back to int
             out[f"in_joints{s}"] = np.asarray(attrs[f"JOINTS_{s}"], dtype=np.float32)
             out[f"in_weights{s}"] = np.asarray(attrs[f"WEIGHTS_{s}"], dtype=np.float32)
-    return MeshData(kind, indices, {k: np.ascontiguousarray(v) for k, v in out.items()}, n)
+    tan, source, split_indices = _tangents(attrs, pos, indices, kind, tangent_uv_set)
+    if source is not None:
+        out = {k: v[source] for k, v in out.items()}
+        indices, n = split_indices, len(source)
+    if tan is not None:
+        out["in_tangent"] = tan
+    flat = kind == "triangles" and "NORMAL" not in attrs
+    return MeshData(kind, indices, {k: np.ascontiguousarray(v) for k, v in out.items()}, n, flat, source)
 
 
-def morph_deltas(primitive: Primitive, semantic: str) -> np.ndarray | None:
-    """(targets, n, 3) float32 deltas of ``semantic`` ("POSITION"/"NORMAL"), zeros for targets lacking it;
-    None when no target has it."""
+def morph_deltas(primitive: Primitive, semantic: str,
+                 source_vertex: np.ndarray | None = None) -> np.ndarray | None:
+    """(targets, n, 3) float32 deltas of ``semantic`` ("POSITION", "NORMAL" or "TANGENT"), zeros for targets
+    lacking it; None when no target has it. With ``source_vertex`` (``MeshData.source_vertex``) the deltas
+    are those of the GPU vertices: (targets, n', 3)."""
     targets = primitive.targets
     if not any(semantic in t for t in targets):
         return None
@@ -146,8 +157,8 @@ def morph_deltas(primitive: Primitive, semantic: str) -> np.ndarray | None:
     out = np.zeros((len(targets), n, 3), dtype=np.float32)
     for k, t in enumerate(targets):
         if semantic in t:
-            out[k] = np.asarray(t[semantic], dtype=np.float32)
-    return out
+            out[k] = np.asarray(t[semantic], dtype=np.float32)[:, :3]
+    return out if source_vertex is None else out[:, source_vertex]
 
 
 def closed_outward(positions: np.ndarray, triangles: np.ndarray, deltas: np.ndarray | None = None) -> bool:
@@ -156,7 +167,9 @@ def closed_outward(positions: np.ndarray, triangles: np.ndarray, deltas: np.ndar
     Vertices are welded by position first (split normals and UV seams keep a surface closed). Closed and
     consistent: every directed edge a→b occurs exactly once and so does b→a. Outward: positive signed
     volume, at rest and with each morph target fully applied; welded vertices must also move together
-    under every target (``deltas``: (targets, n, 3)), or a morph could open a crack.
+    under every target (``deltas``: (targets, n, 3), of the same vertices as ``positions``: gathered through
+    ``MeshData.source_vertex`` when tangents split vertices; the copies weld back by position), or a morph
+    could open a crack.
 
     Why it matters: for such a surface seen from outside, every back-facing sample lies behind a
     front-facing one, so culling back faces changes no pixel even when the material is double-sided —
@@ -165,6 +178,9 @@ def closed_outward(positions: np.ndarray, triangles: np.ndarray, deltas: np.ndar
     p = np.asarray(positions, np.float64)
     if not len(triangles) or len(triangles) % 3:
         return False
+    if deltas is not None and deltas.shape[1:] != p.shape:
+        raise ValueError(f"morph deltas of {deltas.shape[1]} vertices for {len(p)} positions: gather them "
+                         "through MeshData.source_vertex")
     welded, first, inverse = np.unique(p, axis=0, return_index=True, return_inverse=True)
     inverse = inverse.reshape(-1)
     if deltas is not None and len(deltas):

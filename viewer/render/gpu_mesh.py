@@ -1,8 +1,10 @@
 """Primitives on the GPU: buffers uploaded once, one vertex array per shader variant, one draw each.
 
-A primitive's shader variant follows from what it has (normals, UVs, colours, skin sets, morph
-targets) and its material (alpha mode, unlit, mirrored wrap); ``GpuPrimitive.program`` compiles (or
-finds in the cache) that variant. Nothing here runs per frame except ``draw``.
+A primitive's shader variant follows from what it has (normals or the flat rule, tangents, UV sets,
+colours, skin sets, morph targets) and its material (texture slots it can read, alpha mode, unlit, the
+material extensions); ``GpuPrimitive.program_and_vao`` compiles (or finds in the cache) that variant.
+Tangents are uploaded from the file or generated (``tangents.py``) only where a normal texture needs them.
+Nothing here runs per frame except ``draw``.
 """
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ import moderngl
 import numpy as np
 
 from viewer.render.geometry import MeshData, closed_outward, morph_deltas, prepare
-from viewer.render.materials import Material, MaterialLibrary
+from viewer.render.environment import UNIT_ENV, UNIT_LUT
+from viewer.render.materials import SLOT_UNITS, Material, MaterialLibrary
 from viewer.render.morph import MorphTargets
 from viewer.render.shaders import ProgramCache
 from viewer.scene import Primitive, Scene
@@ -18,10 +21,11 @@ from viewer.scene import Primitive, Scene
 GL_MODE = {"triangles": moderngl.TRIANGLES, "lines": moderngl.LINES, "points": moderngl.POINTS}
 MESH_SHADER = "mesh.glsl"
 
-# texture units, fixed for every program (set once per program)
-UNIT_BASE, UNIT_JOINTS, UNIT_MORPH_POS, UNIT_MORPH_NRM = 0, 1, 2, 3
-SAMPLER_UNITS = {"u_base_tex": UNIT_BASE, "u_joint_tex": UNIT_JOINTS,
-                 "u_morph_positions": UNIT_MORPH_POS, "u_morph_normals": UNIT_MORPH_NRM}
+# texture units, fixed for every program (set once per program); material slots: materials.SLOT_UNITS
+UNIT_JOINTS, UNIT_MORPH_POS, UNIT_MORPH_NRM, UNIT_MORPH_TAN, UNIT_SCENE = 1, 2, 3, 4, 7
+SAMPLER_UNITS = {"u_joint_tex": UNIT_JOINTS, "u_morph_positions": UNIT_MORPH_POS, "u_morph_normals": UNIT_MORPH_NRM,
+                 "u_morph_tangents": UNIT_MORPH_TAN, "u_env": UNIT_ENV, "u_brdf_lut": UNIT_LUT,
+                 "u_scene_color": UNIT_SCENE, **{f"u_{name}_tex": unit for name, unit in SLOT_UNITS.items()}}
 
 
 class GpuPrimitive:
@@ -46,17 +50,16 @@ class GpuPrimitive:
         self.programs = programs
         self.source = primitive
         self.material = material
-        uv_set = material.uv_set if material.base_texture is not None else None
         # POSITION may hold inf or NaN (validation lets float data through): the GPU drops such triangles,
         # and the CPU preparation must neither warn nor fail on them
         with np.errstate(over="ignore", invalid="ignore"):
-            self.data: MeshData = prepare(primitive, uv_set)
-            self.morph = MorphTargets(ctx, primitive)
+            self.data: MeshData = prepare(primitive, tangent_uv_set(material))
+            self.morph = MorphTargets(ctx, primitive, self.data.source_vertex)
             self.skinned = "in_joints0" in self.data.attributes
             pos = self.data.attributes["in_position"]
             self.lo, self.hi = (pos.min(axis=0), pos.max(axis=0)) if len(pos) else (np.zeros(3), np.zeros(3))
             self.center = 0.5 * self.lo.astype(np.float64) + 0.5 * self.hi.astype(np.float64)
-            deltas = morph_deltas(primitive, "POSITION")
+            deltas = morph_deltas(primitive, "POSITION", self.data.source_vertex)
             self.delta_lo = deltas.min(axis=1) if deltas is not None else np.zeros((0, 3))
             self.delta_hi = deltas.max(axis=1) if deltas is not None else np.zeros((0, 3))
             self.closed = (material.alpha_mode == "OPAQUE" and material.double_sided and not self.skinned
@@ -92,8 +95,13 @@ class GpuPrimitive:
         d: dict[str, str] = {}
         if "in_normal" in attrs:
             d["HAS_NORMAL"] = ""
-        if "in_uv" in attrs:
-            d["HAS_UV"] = ""
+        elif self.data.flat:
+            d["FLAT_NORMALS"] = ""
+        if "in_tangent" in attrs:
+            d["HAS_TANGENT"] = ""
+        uv_sets = {k for k in (0, 1) if f"in_uv{k}" in attrs}
+        for k in uv_sets:
+            d[f"HAS_UV{k}"] = ""
         if "in_color" in attrs:
             d["HAS_COLOR"] = ""
         if skinned and self.skinned:
@@ -101,8 +109,7 @@ class GpuPrimitive:
             if "in_joints1" in attrs:
                 d["SKIN_8"] = ""
         d.update(self.morph.defines())
-        d.update(self.material.defines() if "in_uv" in attrs else
-                 {k: v for k, v in self.material.defines().items() if not k.startswith("MIRROR")})
+        d.update(self.material.defines(uv_sets))
         if debug_ids:
             d["DEBUG_VERTEX_ID"] = ""
         if instanced and "SKIN" not in d:
@@ -126,13 +133,12 @@ class GpuPrimitive:
         return self._vaos[key]
 
     def bind_textures(self) -> None:
-        """Bind this primitive's own textures (base colour, morph deltas) to their fixed units."""
-        if self.material.base_texture is not None and "in_uv" in self.data.attributes:
-            self.material.base_texture.use(UNIT_BASE)
-        if self.morph.positions is not None:
-            self.morph.positions.use(UNIT_MORPH_POS)
-        if self.morph.normals is not None:
-            self.morph.normals.use(UNIT_MORPH_NRM)
+        """Bind this primitive's own textures (material slots, morph deltas) to their fixed units."""
+        self.material.bind()
+        for tex, unit in ((self.morph.positions, UNIT_MORPH_POS), (self.morph.normals, UNIT_MORPH_NRM),
+                          (self.morph.tangents, UNIT_MORPH_TAN)):
+            if tex is not None:
+                tex.use(unit)
 
     def release(self) -> None:
         for _, vao in self._vaos.values():
@@ -142,6 +148,14 @@ class GpuPrimitive:
         if self._index_buffer is not None:
             self._index_buffer.release()
         self.morph.release()
+
+
+def tangent_uv_set(material: Material) -> int | None:
+    """The TEXCOORD set whose tangents a lit material's normal texture needs (None: no tangents needed)."""
+    if material.unlit:
+        return None
+    slot = material.slots.get("normal") or material.slots.get("clearcoat_normal")
+    return None if slot is None else slot.uv_set
 
 
 def _format(arr: np.ndarray) -> str:

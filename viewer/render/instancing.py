@@ -10,7 +10,7 @@ one float32 conversion, one write) — except for morphed primitives, whose weig
 small array per node: those are stacked with one list comprehension.
 
 Who is instanced (decided once, at load): draw items that are not skinned (``skin < 0``), not BLEND
-(blending needs back-to-front order per item) and not empty, of a primitive with at least
+(blending needs back-to-front order per item), not transmissive (drawn after the opaque pass) and not empty, of a primitive with at least
 ``MIN_INSTANCES`` such items; every other item keeps the per-item path, so scenes of a few nodes draw
 exactly as before. Each frame a primitive's instances are grouped by their morph weights (the uniform
 is set once per group) and split by mirroring (det < 0 needs the clockwise front face, glTF 2.0 §3.7.4),
@@ -54,7 +54,8 @@ class Run:
 def instanceable(item) -> bool:
     """May this draw item (node, primitive, skin) be drawn as an instance? See the module docstring."""
     prim = item.primitive
-    return item.skin < 0 and prim.material.alpha_mode != "BLEND" and prim.count > 0
+    return (item.skin < 0 and prim.material.alpha_mode != "BLEND" and prim.material.transmission is None
+            and prim.count > 0)
 
 
 class Instancing:

@@ -1,11 +1,13 @@
-"""glTF materials as GPU state: factors, the base colour texture (decoded by Pillow) and its sampler.
+"""glTF materials as GPU state: factors, every texture slot (decoded by Pillow) and its sampler.
 
-Only what the look needs (glTF 2.0 §3.9): baseColorFactor × baseColorTexture × COLOR_0, metallic and
-roughness factors, emissiveFactor, alphaMode / alphaCutoff, doubleSided, and the extensions the loader
-accepts: KHR_materials_unlit, KHR_materials_emissive_strength, KHR_texture_transform (base colour).
-The base colour texture is uploaded as sRGB (GL_SRGB8_ALPHA8) so sampling returns linear values, with
-the sampler's wrap and filters and a mip chain when the min filter uses one. Textures are cached per
-(image, sampler) so materials that share an image share one upload.
+The metallic-roughness model of glTF 2.0 §3.9 — base colour × COLOR_0, metallic (B) and roughness (G),
+normal (with its scale), occlusion (R, with its strength), emissive × KHR_materials_emissive_strength —
+and the extensions the shader implements: KHR_materials_unlit, _ior, _specular, _clearcoat, _sheen,
+_transmission, _volume; KHR_texture_transform and texCoord on every slot. Colour textures (base, emissive,
+sheen colour, specular colour) are uploaded as sRGB (GL_SRGB8_ALPHA8) so sampling returns linear values;
+data textures (metallic-roughness, normal, occlusion, …) as plain RGBA8, because decoding their numbers as
+sRGB would bend every roughness and normal. Textures are cached per (image, sampler, colour space) so
+materials that share an image share one upload.
 
 An image that cannot be decoded (broken bytes, a decompression bomb) is a ``GltfError`` naming
 ``/images/i`` (one line, exit 2 in the CLI). An image larger than the GPU's maximum texture size is
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import io
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import moderngl
 import numpy as np
@@ -30,6 +32,39 @@ MIPMAP_FILTERS = {9984, 9985, 9986, 9987}
 REPEAT, CLAMP_TO_EDGE, MIRRORED_REPEAT = 10497, 33071, 33648
 # glTF leaves filters to the viewer when the sampler omits them: trilinear looks best
 DEFAULT_MIN_FILTER, DEFAULT_MAG_FILTER = 9987, LINEAR
+IDENTITY3 = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+
+# slot name (shader: TEX_<NAME>, u_<name>_tex/_uv/_set) → (JSON path inside the material, colour data?)
+SLOTS: dict[str, tuple[tuple[str, ...], bool]] = {
+    "base": (("pbrMetallicRoughness", "baseColorTexture"), True),
+    "mr": (("pbrMetallicRoughness", "metallicRoughnessTexture"), False),
+    "normal": (("normalTexture",), False),
+    "occlusion": (("occlusionTexture",), False),
+    "emissive": (("emissiveTexture",), True),
+    "clearcoat": (("extensions", "KHR_materials_clearcoat", "clearcoatTexture"), False),
+    "clearcoat_roughness": (("extensions", "KHR_materials_clearcoat", "clearcoatRoughnessTexture"), False),
+    "clearcoat_normal": (("extensions", "KHR_materials_clearcoat", "clearcoatNormalTexture"), False),
+    "sheen_color": (("extensions", "KHR_materials_sheen", "sheenColorTexture"), True),
+    "sheen_roughness": (("extensions", "KHR_materials_sheen", "sheenRoughnessTexture"), False),
+    "specular": (("extensions", "KHR_materials_specular", "specularTexture"), False),
+    "specular_color": (("extensions", "KHR_materials_specular", "specularColorTexture"), True),
+    "transmission": (("extensions", "KHR_materials_transmission", "transmissionTexture"), False),
+    "thickness": (("extensions", "KHR_materials_volume", "thicknessTexture"), False),
+}
+# Texture units: 0 base colour, 1 joints, 2–4 morph deltas, 5–7 environment, BRDF table and the opaque pass
+# (gpu_mesh.py), then the other slots; the everyday ones stay below 16, the minimum any GL 3.3 GPU offers.
+FIRST_SLOT_UNIT = 8
+SLOT_UNITS = {name: (0 if name == "base" else FIRST_SLOT_UNIT + k - 1) for k, name in enumerate(SLOTS)}
+
+
+@dataclass(frozen=True)
+class TextureSlot:
+    """One texture a material samples, with how it reads its coordinates."""
+
+    texture: moderngl.Texture
+    uv_set: int                       # TEXCOORD_n (after KHR_texture_transform's texCoord override)
+    transform: tuple[float, ...]      # KHR_texture_transform as a column-major mat3
+    mirror: tuple[bool, bool]         # MIRRORED_REPEAT on s, t (folded in the shader)
 
 
 @dataclass(frozen=True)
@@ -44,13 +79,23 @@ class Material:
     alpha_cutoff: float = 0.5
     double_sided: bool = False
     unlit: bool = False
-    base_texture: moderngl.Texture | None = None
-    uv_set: int | None = None  # TEXCOORD_n the base colour texture uses
-    mirror: tuple[bool, bool] = (False, False)  # MIRRORED_REPEAT on s, t (folded in the shader)
-    uv_transform: tuple[float, ...] = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)  # mat3, column-major
+    normal_scale: float = 1.0
+    occlusion_strength: float = 1.0
+    ior: float = 1.5
+    specular: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0)  # specularColorFactor, specularFactor
+    clearcoat: tuple[float, float, float] | None = None   # factor, roughness, normal scale
+    sheen: tuple[float, float, float, float] | None = None  # colour, roughness
+    transmission: float | None = None
+    volume: tuple[float, float, float, float, float] | None = None  # attenuation colour, distance (0: ∞), thickness
+    slots: dict[str, TextureSlot] = field(default_factory=dict)
 
-    def defines(self) -> dict[str, str]:
-        """Shader #defines this material switches on."""
+    def uv_sets(self) -> set[int]:
+        """The TEXCOORD sets this material's textures read."""
+        return {slot.uv_set for slot in self.slots.values()}
+
+    def defines(self, uv_sets: set[int] | frozenset[int] = frozenset()) -> dict[str, str]:
+        """Shader #defines of this material on a primitive that has the TEXCOORD sets ``uv_sets``: a slot
+        whose coordinates the primitive lacks is left out (glTF gives it no meaning there)."""
         d: dict[str, str] = {}
         if self.alpha_mode == "MASK":
             d["ALPHA_MASK"] = ""
@@ -58,20 +103,53 @@ class Material:
             d["ALPHA_BLEND"] = ""
         if self.unlit:
             d["UNLIT"] = ""
-        if self.mirror[0]:
-            d["MIRROR_U"] = ""
-        if self.mirror[1]:
-            d["MIRROR_V"] = ""
+            return d | ({"TEX_BASE": ""} if "base" in self.slots and self.slots["base"].uv_set in uv_sets else {})
+        for name, slot in self.slots.items():
+            if slot.uv_set in uv_sets:
+                d[f"TEX_{name.upper()}"] = ""
+        if self.clearcoat is not None:
+            d["CLEARCOAT"] = ""
+        if self.sheen is not None:
+            d["SHEEN"] = ""
+        if self.transmission is not None:
+            d["TRANSMISSION"] = ""
+            if self.volume is not None:
+                d["VOLUME"] = ""
         return d
 
     def uniforms(self) -> tuple[tuple[str, object], ...]:
         """(uniform name, value) of the mesh shader's material uniforms: one list for every draw path."""
-        return (("u_base_color", self.base_color), ("u_metallic", self.metallic), ("u_roughness", self.roughness),
-                ("u_emissive", self.emissive), ("u_alpha_cutoff", self.alpha_cutoff),
-                ("u_uv_transform", self.uv_transform))
+        volume = self.volume or (1.0, 1.0, 1.0, 0.0, 0.0)
+        out = [("u_base_color", self.base_color), ("u_metallic", self.metallic), ("u_roughness", self.roughness),
+               ("u_emissive", self.emissive), ("u_alpha_cutoff", self.alpha_cutoff),
+               ("u_normal_scale", self.normal_scale), ("u_occlusion_strength", self.occlusion_strength),
+               ("u_ior", self.ior), ("u_specular", self.specular),
+               ("u_clearcoat", self.clearcoat or (0.0, 0.0, 1.0)), ("u_sheen", self.sheen or (0.0, 0.0, 0.0, 0.0)),
+               ("u_transmission", self.transmission or 0.0), ("u_volume", volume[:4]), ("u_thickness", volume[4])]
+        for name, slot in self.slots.items():
+            out.append((f"u_{name}_uv", slot.transform))
+            out.append((f"u_{name}_set", (float(slot.uv_set), float(slot.mirror[0]), float(slot.mirror[1]))))
+        return tuple(out)
+
+    def bind(self) -> None:
+        """Bind every texture of the material to its slot's fixed unit (``SLOT_UNITS``)."""
+        for name, slot in self.slots.items():
+            slot.texture.use(SLOT_UNITS[name])
 
 
 DEFAULT_MATERIAL = Material()  # glTF 2.0 §3.9.6: the default material when a primitive names none
+
+
+def _dig(obj: dict, path: tuple[str, ...]):
+    for key in path:
+        if not isinstance(obj, dict) or key not in obj:
+            return None
+        obj = obj[key]
+    return obj
+
+
+def _floats(value, default) -> tuple[float, ...]:
+    return tuple(float(x) for x in (default if value is None else value))
 
 
 class MaterialLibrary:
@@ -80,38 +158,71 @@ class MaterialLibrary:
     def __init__(self, ctx: moderngl.Context, scene: Scene) -> None:
         self.ctx = ctx
         self.scene = scene
-        self._textures: dict[tuple[int, int | None], moderngl.Texture] = {}
+        self._textures: dict[tuple[int, int | None, bool], moderngl.Texture] = {}
+        self._pixels: dict[int, np.ndarray] = {}  # decoded once even when uploaded in both colour spaces
         self.materials = [self._material(i, m) for i, m in enumerate(scene.document.raw.get("materials", []))]
+        self._pixels.clear()
 
     def get(self, index: int | None) -> Material:
         return DEFAULT_MATERIAL if index is None else self.materials[index]
 
     def _material(self, index: int, m: dict) -> Material:
         pbr = m.get("pbrMetallicRoughness", {})
-        tex, uv_set, mirror, uv_transform = None, None, (False, False), Material.uv_transform
-        info = pbr.get("baseColorTexture")
-        if info is not None:
-            tex, mirror = self._texture(info["index"])
-            uv_set = int(info.get("texCoord", 0))
-            transform = info.get("extensions", {}).get("KHR_texture_transform")
-            if transform is not None:
-                uv_transform = texture_transform(transform)
-                uv_set = int(transform.get("texCoord", uv_set))
         ext = m.get("extensions", {})
         strength = float(ext.get("KHR_materials_emissive_strength", {}).get("emissiveStrength", 1.0))
+        slots = {}
+        for name, (path, srgb) in SLOTS.items():
+            info = _dig(m, path)
+            if info is not None:
+                slot = self._slot(info, srgb)
+                if slot is not None:
+                    slots[name] = slot
+        clearcoat = sheen = transmission = volume = None
+        if "KHR_materials_clearcoat" in ext:
+            c = ext["KHR_materials_clearcoat"]
+            clearcoat = (float(c.get("clearcoatFactor", 0.0)), float(c.get("clearcoatRoughnessFactor", 0.0)),
+                         float(c.get("clearcoatNormalTexture", {}).get("scale", 1.0)))
+        if "KHR_materials_sheen" in ext:
+            sh = ext["KHR_materials_sheen"]
+            sheen = (*_floats(sh.get("sheenColorFactor"), (0.0, 0.0, 0.0)), float(sh.get("sheenRoughnessFactor", 0.0)))
+        if "KHR_materials_transmission" in ext:
+            transmission = float(ext["KHR_materials_transmission"].get("transmissionFactor", 0.0))
+            if "KHR_materials_volume" in ext:
+                v = ext["KHR_materials_volume"]
+                volume = (*_floats(v.get("attenuationColor"), (1.0, 1.0, 1.0)),
+                          float(v.get("attenuationDistance", 0.0)), float(v.get("thicknessFactor", 0.0)))
+        spec = ext.get("KHR_materials_specular", {})
+        ior = float(ext.get("KHR_materials_ior", {}).get("ior", 1.5))
         return Material(
-            base_color=tuple(float(x) for x in pbr.get("baseColorFactor", (1.0, 1.0, 1.0, 1.0))),
+            base_color=_floats(pbr.get("baseColorFactor"), (1.0, 1.0, 1.0, 1.0)),
             metallic=float(pbr.get("metallicFactor", 1.0)),
             roughness=float(pbr.get("roughnessFactor", 1.0)),
-            emissive=tuple(strength * float(x) for x in m.get("emissiveFactor", (0.0, 0.0, 0.0))),
+            emissive=tuple(strength * x for x in _floats(m.get("emissiveFactor"), (0.0, 0.0, 0.0))),
             alpha_mode=m.get("alphaMode", "OPAQUE"),
             alpha_cutoff=float(m.get("alphaCutoff", 0.5)),
             double_sided=bool(m.get("doubleSided", False)),
             unlit="KHR_materials_unlit" in ext,
-            base_texture=tex, uv_set=uv_set, mirror=mirror, uv_transform=uv_transform,
+            normal_scale=float(m.get("normalTexture", {}).get("scale", 1.0)),
+            occlusion_strength=float(m.get("occlusionTexture", {}).get("strength", 1.0)),
+            ior=ior if ior >= 1.0 else 1e6,  # ior 0 is the extension's "infinitely dense": a perfect mirror F0 = 1
+            specular=(*_floats(spec.get("specularColorFactor"), (1.0, 1.0, 1.0)), float(spec.get("specularFactor", 1.0))),
+            clearcoat=clearcoat, sheen=sheen, transmission=transmission, volume=volume, slots=slots,
         )
 
-    def _texture(self, index: int) -> tuple[moderngl.Texture | None, tuple[bool, bool]]:
+    def _slot(self, info: dict, srgb: bool) -> TextureSlot | None:
+        """The texture of a textureInfo, its coordinates and transform (None: nothing to draw with)."""
+        tex, mirror = self._texture(int(info["index"]), srgb)
+        if tex is None:
+            return None
+        uv_set = int(info.get("texCoord", 0))
+        transform = info.get("extensions", {}).get("KHR_texture_transform")
+        uv_transform = IDENTITY3
+        if transform is not None:
+            uv_transform = texture_transform(transform)
+            uv_set = int(transform.get("texCoord", uv_set))
+        return TextureSlot(tex, uv_set, uv_transform, mirror)
+
+    def _texture(self, index: int, srgb: bool) -> tuple[moderngl.Texture | None, tuple[bool, bool]]:
         """The GL texture of glTF texture ``index`` and its MIRRORED_REPEAT flags (s, t)."""
         raw = self.scene.document.raw
         texture = raw["textures"][index]
@@ -126,17 +237,19 @@ class MaterialLibrary:
         sampler_index = texture.get("sampler")
         sampler = raw["samplers"][sampler_index] if sampler_index is not None else {}
         wrap = (sampler.get("wrapS", REPEAT), sampler.get("wrapT", REPEAT))
-        key = (source, sampler_index)
+        key = (source, sampler_index, srgb)
         if key not in self._textures:
-            self._textures[key] = self._upload(source, sampler, wrap)
+            self._textures[key] = self._upload(source, sampler, wrap, srgb)
         return self._textures[key], (wrap[0] == MIRRORED_REPEAT, wrap[1] == MIRRORED_REPEAT)
 
-    def _upload(self, source: int, sampler: dict, wrap: tuple[int, int]) -> moderngl.Texture:
+    def _upload(self, source: int, sampler: dict, wrap: tuple[int, int], srgb: bool) -> moderngl.Texture:
         limit = int(self.ctx.info["GL_MAX_TEXTURE_SIZE"])  # moderngl caches it: 0 if first read off-context
-        rgba = decode_image(self.scene, source, limit if limit > 0 else None)
+        if source not in self._pixels:
+            self._pixels[source] = decode_image(self.scene, source, limit if limit > 0 else None)
+        rgba = self._pixels[source]
         h, w = rgba.shape[:2]
         # glTF's UV (0, 0) is the image's top-left; uploading the top row first puts it at GL's t = 0
-        tex = self.ctx.texture((w, h), 4, rgba.tobytes(), internal_format=GL_SRGB8_ALPHA8)
+        tex = self.ctx.texture((w, h), 4, rgba.tobytes(), **({"internal_format": GL_SRGB8_ALPHA8} if srgb else {}))
         min_filter = sampler.get("minFilter", DEFAULT_MIN_FILTER)
         mag_filter = sampler.get("magFilter", DEFAULT_MAG_FILTER)
         if min_filter in MIPMAP_FILTERS:

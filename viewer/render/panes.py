@@ -46,7 +46,7 @@ def render_panes(renderer: Renderer, panes: Sequence[Pane], camera, fbo: moderng
             fbo.scissor = pane.viewport
             renderer.render(pane.pose, camera, fbo, options)
             for ghost in pane.ghosts:
-                renderer.render_ghost(ghost, camera, fbo, GHOST_OPACITY)
+                renderer.render_ghost(ghost, camera, fbo, GHOST_OPACITY, options)
             view, proj = camera.matrices(pane.pose, pane.viewport[2] / max(pane.viewport[3], 1))
             out.append(proj @ view)
             if trail_lines is not None and trails:

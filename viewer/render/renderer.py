@@ -14,7 +14,7 @@ the background. The core warns about such nodes; the renderer only stays out of 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import moderngl
 import numpy as np
@@ -22,19 +22,40 @@ import numpy as np
 from viewer import math3d
 from viewer.pose import Pose
 from viewer.render.camera import eye_position
-from viewer.render.gpu_mesh import UNIT_JOINTS, GpuPrimitive, GpuScene
+from viewer.render.environment import Environment
+from viewer.render.gpu_mesh import UNIT_JOINTS, UNIT_SCENE, GpuPrimitive, GpuScene
 from viewer.render.grid import Overlays
 from viewer.render.instancing import Instancing, morph_weights
+from viewer.render.lighting import file_lights, studio_lights, uses_file_lights
 from viewer.render.limits import F32_MAX, camera_drawable, normal_matrix
 from viewer.render.shaders import ProgramCache, active_uniforms, set_uniform
 from viewer.render.skinning import JointTexture
 from viewer.scene import Scene
 
-# Light rig, linear RGB. The key light comes from above-left of the camera so the side we see is lit.
-KEY_COLOR = (0.9, 0.87, 0.82)
-SKY_COLOR = (0.30, 0.32, 0.36)
-GROUND_COLOR = (0.12, 0.11, 0.10)
-KEY_IN_VIEW = np.array([-0.45, 0.75, 0.5])  # (right, up, back) weights in camera axes
+TONEMAPS = {"none": 0, "pbr-neutral": 1, "aces": 2}
+BACKGROUND_SHADER = "background.glsl"
+BACKGROUND_ROUGHNESS = 0.6  # the environment shown behind the model is blurred: it is a studio, not a subject
+
+
+@dataclass
+class Look:
+    """How light and the picture's tone are made: the View section's look, ``render``'s look flags.
+
+    Attributes:
+        environment, env_intensity: the studio environment's light on the materials (image-based light).
+        env_background: show the environment, blurred, behind the scene instead of the background colour.
+        tonemap: "pbr-neutral" (Khronos PBR Neutral), "aces" (ACES filmic) or "none" (clamp).
+        exposure: EV stops; the shaded radiance is multiplied by 2^exposure before tone mapping.
+        lights: "auto" (the file's KHR_lights_punctual lights when it has any, else the studio key light),
+            "file" or "studio".
+    """
+
+    environment: bool = True
+    env_intensity: float = 1.0
+    env_background: bool = False
+    tonemap: str = "pbr-neutral"
+    exposure: float = 0.0
+    lights: str = "auto"
 
 
 @dataclass
@@ -49,6 +70,7 @@ class RenderOptions:
         debug_vertex_ids: draw every vertex as a 1-pixel point whose colour encodes (vertex index + 1) in RGB
             and (draw number + 1) in alpha, on a zero background; no grid, gizmo, lighting or blending.
             Same vertex shader as the picture: the tests compare these pixels with ``pose.primitive_positions``.
+        look: lights, environment, exposure and tone mapping.
     """
 
     background: tuple[float, float, float] = (0.16, 0.17, 0.19)
@@ -56,6 +78,28 @@ class RenderOptions:
     axes: bool = True
     point_size: float = 3.0
     debug_vertex_ids: bool = False
+    look: Look = field(default_factory=Look)
+
+
+def eye_uniform(view: np.ndarray, proj: np.ndarray) -> tuple[float, float, float, float]:
+    """``u_eye``: (eye position, 1) for a perspective camera; for an orthographic one (its projection's last
+    row is (0, 0, 0, 1)) every pixel looks the same way, so (unit direction toward the camera, 0) — else
+    reflections would shift across the picture as if seen from a point."""
+    if proj[3, 2] == 0.0 and proj[3, 3] != 0.0:
+        back = view[2, :3]  # the view's +Z axis in world: toward the camera
+        length = float(np.linalg.norm(back))
+        return (*(back / length if length > 0 else np.array([0.0, 0.0, 1.0])), 0.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        eye = np.clip(np.nan_to_num(eye_position(view)), -F32_MAX, F32_MAX)
+    return (*eye.tolist(), 1.0)
+
+
+def pass_of(material) -> str:
+    """The pass that draws a material: "opaque" (OPAQUE, MASK), "transmission" (it refracts what the opaque
+    pass drew, so it comes after it) or "blend" (alpha blended, back to front, last)."""
+    if material.transmission is not None and not material.unlit:
+        return "transmission"
+    return "blend" if material.alpha_mode == "BLEND" else "opaque"
 
 
 @dataclass(frozen=True)
@@ -73,6 +117,8 @@ class Renderer:
         self.scene = scene
         self.programs = programs or ProgramCache(ctx)
         self.gpu = GpuScene(ctx, self.programs, scene)
+        self.environment = Environment.shared(self.programs)
+        self._scene_color: tuple[moderngl.Texture, moderngl.Framebuffer] | None = None
         self.joints = JointTexture(ctx, scene)
         self.items = self._draw_items()
         self.instancing = Instancing(ctx, self.items)  # decides once which items are drawn as instances
@@ -81,15 +127,12 @@ class Renderer:
         self._uniforms: dict[int, dict[str, moderngl.Uniform]] = {}
         self._updated: set[int] = set()  # programs whose per-frame uniforms are set for this frame
         self._view_proj = np.eye(4)
+        self._proj = np.eye(4)
 
     def _draw_items(self) -> list[DrawItem]:
         """(node, primitive) pairs of the displayed scene (nodes under ``scene.roots``), in node order."""
         nodes = self.scene.nodes
-        root = np.arange(len(nodes))
-        for i in nodes.order:  # parents first: a node's root is its parent's root
-            if nodes.parent[i] >= 0:
-                root[i] = root[nodes.parent[i]]
-        shown = np.isin(root, self.scene.roots)
+        shown = self.scene.shown
         items = []
         for node in np.flatnonzero((nodes.mesh >= 0) & shown):
             skin = int(nodes.skin[node])
@@ -134,14 +177,17 @@ class Renderer:
             framebuffer.clear(*opts.background, 1.0, depth=1.0)
         if not camera_drawable(view, view_proj):
             return
+        frame = self._frame_uniforms(view, view_proj, pose, opts)
+        self.environment.bind()
+        if opts.look.env_background and not debug:
+            self._draw_background(view_proj, frame, opts.look)
         ctx.enable_only(moderngl.DEPTH_TEST)
         ctx.depth_func = "<"
         ctx.point_size = 1.0 if debug else opts.point_size
         items = self._drawable_items(pose, every=debug)  # picking numbers every item: no instancing
-        frame = self._frame_uniforms(view, view_proj)
         self._view_proj = view_proj
         self._updated = set()
-        opaque = [it for it in items if debug or it.primitive.material.alpha_mode != "BLEND"]
+        opaque = [it for it in items if debug or pass_of(it.primitive.material) == "opaque"]
         if len(opaque) > 1 and not debug:
             # nearest first: later draws behind them fail the depth test before shading
             depth = self._view_depths(opaque, pose, view)
@@ -153,7 +199,13 @@ class Renderer:
         self.instancing.draw(pose, frame, self._program_uniforms)
         if opts.grid:
             self.overlays.draw_grid(view_proj)
-        blend = [it for it in items if it.primitive.material.alpha_mode == "BLEND"]
+        refracting = [it for it in items if pass_of(it.primitive.material) == "transmission"]
+        if refracting:  # they see the opaque pass through themselves: copy it, then draw them far to near
+            self._capture_scene(framebuffer, frame)
+            depth = self._view_depths(refracting, pose, view)
+            for i in np.argsort(depth, kind="stable"):
+                self._draw(refracting[i], pose, frame, False, i)
+        blend = [it for it in items if pass_of(it.primitive.material) == "blend"]
         if blend:
             depth = self._view_depths(blend, pose, view)
             ctx.enable(moderngl.BLEND)
@@ -168,16 +220,61 @@ class Renderer:
             self.overlays.draw_gizmo(view, viewport)
         ctx.front_face = "ccw"
 
-    @staticmethod
-    def _camera(pose: Pose, camera, framebuffer: moderngl.Framebuffer) -> tuple[np.ndarray, np.ndarray]:
-        """Bind ``framebuffer``; the camera's view and projection × view for its viewport's aspect."""
+    def _draw_background(self, view_proj: np.ndarray, frame: dict, look: Look) -> None:
+        """The environment, blurred, behind everything: a full-viewport triangle that writes no depth."""
+        prog = self.programs.get(BACKGROUND_SHADER)
+        u = active_uniforms(prog)
+        for name, value in frame.items():
+            set_uniform(u, name, value)
+        with np.errstate(all="ignore"):
+            inverse = np.linalg.inv(view_proj) if np.isfinite(view_proj).all() else np.eye(4)
+        set_uniform(u, "u_inv_view_proj", math3d.to_gl(inverse))
+        set_uniform(u, "u_blur", BACKGROUND_ROUGHNESS)
+        set_uniform(u, "u_env_intensity", float(look.env_intensity))  # shown even when its light is off
+        for name, unit in (("u_env", 5), ("u_brdf_lut", 6)):
+            set_uniform(u, name, unit)
+        self.ctx.enable_only(moderngl.NOTHING)
+        if "background" not in self.programs.resources:
+            self.programs.resources["background"] = self.ctx.vertex_array(prog, [])
+        self.programs.resources["background"].render(moderngl.TRIANGLES, vertices=3)
+
+    def _capture_scene(self, framebuffer: moderngl.Framebuffer, frame: dict) -> None:
+        """Copy what is drawn so far into a mipmapped texture (MSAA resolved) for the refracting draws."""
+        size = framebuffer.size
+        if self._scene_color is None or self._scene_color[0].size != size:
+            self._release_scene_color()
+            tex = self.ctx.texture(size, 4)
+            tex.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)
+            tex.repeat_x = tex.repeat_y = False
+            self._scene_color = (tex, self.ctx.framebuffer(color_attachments=[tex]))
+        tex, fbo = self._scene_color
+        self.ctx.copy_framebuffer(fbo, framebuffer)
+        tex.build_mipmaps()
+        tex.use(UNIT_SCENE)
+        framebuffer.use()
+        x, y, w, h = framebuffer.viewport
+        frame["u_scene_lod_max"] = float(np.floor(np.log2(max(size))))
+        frame["u_scene_rect"] = (x / size[0], y / size[1], w / size[0], h / size[1])
+        self._updated = set()  # the new frame uniforms reach every program at its next draw
+
+    def _release_scene_color(self) -> None:
+        if self._scene_color is not None:
+            for obj in reversed(self._scene_color):
+                obj.release()
+            self._scene_color = None
+
+    def _camera(self, pose: Pose, camera, framebuffer: moderngl.Framebuffer) -> tuple[np.ndarray, np.ndarray]:
+        """Bind ``framebuffer``; the camera's view and projection × view for its viewport's aspect (the
+        projection is kept for ``eye_uniform``)."""
         framebuffer.use()
         viewport = framebuffer.viewport
         view, proj = camera.matrices(pose, viewport[2] / max(viewport[3], 1))
+        self._proj = np.asarray(proj, np.float64)
         with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused by camera_drawable
             return view, proj @ view
 
-    def render_ghost(self, pose: Pose, camera, framebuffer: moderngl.Framebuffer, opacity: float) -> None:
+    def render_ghost(self, pose: Pose, camera, framebuffer: moderngl.Framebuffer, opacity: float,
+                     options: RenderOptions | None = None) -> None:
         """Draw ``pose`` faded over what ``framebuffer`` already holds (no clear, no grid or gizmo).
 
         Depth-tested against the scene drawn before but writing no depth, so ghosts never hide each other
@@ -189,8 +286,9 @@ class Renderer:
             return
         items = self._drawable_items(pose)
         self._view_proj = view_proj
-        frame = self._frame_uniforms(view, view_proj)
+        frame = self._frame_uniforms(view, view_proj, pose, options or RenderOptions())
         frame["u_opacity"] = float(opacity)
+        self.environment.bind()
         self._updated = set()
         ctx.enable_only(moderngl.DEPTH_TEST | moderngl.BLEND)
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
@@ -215,16 +313,18 @@ class Renderer:
             return items
         return [it for it in items if (self.joints.ok[it.skin] if it.skin >= 0 else ok[it.node])]
 
-    def _frame_uniforms(self, view: np.ndarray, view_proj: np.ndarray) -> dict[str, object]:
-        light = KEY_IN_VIEW @ view[:3, :3]  # camera axes (rows of the view rotation) to world
-        length = float(np.linalg.norm(light))
-        with np.errstate(over="ignore", invalid="ignore"):
-            eye = np.clip(np.nan_to_num(eye_position(view)), -F32_MAX, F32_MAX)
+    def _frame_uniforms(self, view: np.ndarray, view_proj: np.ndarray, pose: Pose,
+                        opts: RenderOptions) -> dict[str, object]:
+        """Uniforms shared by every draw of a frame: camera, lights, environment, exposure and tone mapping."""
+        look = opts.look
+        lights = file_lights(self.scene, pose.world) if uses_file_lights(self.scene, look.lights) else studio_lights(view)
         return {
             "u_view_proj": math3d.to_gl(view_proj),
-            "u_eye": tuple(eye),
-            "u_light_dir": tuple(light / length) if length > 0.0 else (0.0, 1.0, 0.0),
-            "u_light_color": KEY_COLOR, "u_sky": SKY_COLOR, "u_ground": GROUND_COLOR,
+            "u_eye": eye_uniform(view, self._proj),
+            **lights,
+            **self.environment.uniforms(look.env_intensity if look.environment else 0.0),
+            "u_exposure": float(2.0 ** look.exposure),
+            "u_tonemap": TONEMAPS[look.tonemap],
             "u_opacity": 1.0,
         }
 
@@ -300,5 +400,6 @@ class Renderer:
         self.gpu.release()
         self.instancing.release()
         self.joints.release()
+        self._release_scene_color()
         self.overlays.release()
 

@@ -16,7 +16,7 @@ from viewer.animation.clip import Clip
 from viewer.pose import Pose
 from viewer.render.compare_view import CompareView
 from viewer.render.overlay_lines import OverlayLines
-from viewer.render.renderer import Renderer, RenderOptions
+from viewer.render.renderer import Look, Renderer, RenderOptions
 
 
 @dataclass
@@ -36,6 +36,7 @@ class Display:
         ghosts: the mesh at every key time, faded, in the compare panes.
         in_place: the motion root's horizontal travel is held, so a walk stays on the spot (M).
         follow: the camera moves with the motion root, or the selected node (T).
+        look: lights, environment, exposure and tone mapping (the View section's look).
     """
 
     overlay: bool = True
@@ -50,6 +51,7 @@ class Display:
     ghosts: bool = False
     in_place: bool = False
     follow: bool = False
+    look: Look = field(default_factory=Look)
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,7 @@ def draw_scene_view(ctx: moderngl.Context, fbo: moderngl.Framebuffer, viewport: 
     full = fbo.viewport
     options = options or RenderOptions()
     d = view.display
-    options = RenderOptions(**{**vars(options), "grid": d.grid})
+    options = RenderOptions(**{**vars(options), "grid": d.grid, "look": d.look})
     fbo.viewport = viewport
     ctx.wireframe = d.wireframe
     try:

@@ -60,12 +60,14 @@ def active_uniforms(prog: moderngl.Program) -> dict[str, moderngl.Uniform]:
 
 
 def set_uniform(uniforms: dict[str, moderngl.Uniform], name: str, value) -> None:
-    """Set uniform ``name`` when the program has it: bytes are written as they are, other values assigned."""
+    """Set uniform ``name`` when the program has it: bytes are written as they are (an array the compiler
+    shortened — it keeps only the elements it can prove used — takes the leading part), other values assigned."""
     u = uniforms.get(name)
     if u is None:
         return
     if isinstance(value, bytes):
-        u.write(value)
+        size = 4 * u.array_length * u.dimension
+        u.write(value[:size] if len(value) >= size else value + bytes(size - len(value)))
     else:
         u.value = value
 
@@ -78,6 +80,8 @@ class ProgramCache:
         self.ctx = ctx
         self._programs: dict[tuple[str, Defines], moderngl.Program] = {}
         self._sources: dict[str, str] = {}
+        # GPU data every renderer on the context shares (the studio environment): made once, released here
+        self.resources: dict[str, object] = {}
 
     def get(self, filename: str, defines: Mapping[str, object] | Iterable[str] = ()) -> moderngl.Program:
         """The program of ``filename`` compiled with ``defines`` (compiled on first use)."""
@@ -96,3 +100,6 @@ class ProgramCache:
         for prog in self._programs.values():
             prog.release()
         self._programs.clear()
+        for resource in self.resources.values():
+            resource.release()
+        self.resources.clear()

@@ -13,7 +13,7 @@ from imgui_bundle import imgui
 from viewer import math3d
 from viewer.animation.modes import MODES
 from viewer.pose import Pose
-from viewer.ui import node_tree
+from viewer.ui import look_panel, node_tree
 from viewer.ui.keys import HELP
 from viewer.ui.state import ViewerState
 
@@ -59,6 +59,9 @@ def view_section(state: ViewerState) -> None:
         changed, current = imgui.combo("camera", current, names)
         if changed:
             state.view_camera = None if current == 0 else cameras[current - 1]
+    if imgui.tree_node_ex("look", imgui.TreeNodeFlags_.default_open):
+        look_panel.look_controls(state)
+        imgui.tree_pop()
     if imgui.button("help (?)"):
         d.help = not d.help
     imgui.same_line()
