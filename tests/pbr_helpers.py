@@ -25,13 +25,23 @@ def uv_sphere(lat: int = 32, lon: int = 64, radius: float = 1.0):
     return (n * radius).astype(np.float32), n.astype(np.float32), uv.astype(np.float32), tris.reshape(-1)
 
 
+def plane(half: float = 2.0):
+    """(positions, normals, uvs, indices) of a square in the XY plane facing +Z."""
+    pos = np.array([[-half, -half, 0], [half, -half, 0], [half, half, 0], [-half, half, 0]], np.float32)
+    uv = np.array([[0, 1], [1, 1], [1, 0], [0, 0]], np.float32)
+    return pos, np.tile(np.float32([0, 0, 1]), (4, 1)), uv, np.array([0, 1, 2, 0, 2, 3])
+
+
 def sphere_file(tmp_path, material: dict, name: str = "sphere.gltf", extensions: tuple[str, ...] = (),
-                lights: list[dict] | None = None, light_nodes: list[dict] = (), images: list[bytes] = ()):
-    """A file with one unit sphere at the origin wearing ``material``; ``lights`` (KHR_lights_punctual)
-    are placed by ``light_nodes`` (node properties, each with its ``light`` index)."""
+                lights: list[dict] | None = None, light_nodes: list[dict] = (), images: list[bytes] = (),
+                shape=uv_sphere, backdrop: dict | None = None, animate=None):
+    """A file with one unit sphere (or ``shape``) at the origin wearing ``material``; ``lights``
+    (KHR_lights_punctual) are placed by ``light_nodes`` (node properties, each with its ``light`` index);
+    ``backdrop``: the material of a large square behind it (z = −2); ``animate(builder, nodes)`` adds
+    animations (``builder.add_animation``) once every node exists."""
     tmp_path.mkdir(parents=True, exist_ok=True)
     b = GltfBuilder()
-    pos, nrm, uv, idx = uv_sphere()
+    pos, nrm, uv, idx = shape()
     for data in images:
         image = b.add_image(data)
         b.add("textures", {"source": image})
@@ -41,6 +51,12 @@ def sphere_file(tmp_path, material: dict, name: str = "sphere.gltf", extensions:
             "indices": b.add_accessor(idx.astype(np.uint16), target=34963),
             "material": b.add("materials", material)}
     nodes = [b.add_node(mesh=b.add("meshes", {"primitives": [prim]}))]
+    if backdrop is not None:
+        bp, bn, buv, bi = plane(4.0)
+        back = {"attributes": {"POSITION": b.add_accessor(bp, target=34962, min_max=True),
+                               "NORMAL": b.add_accessor(bn, target=34962)},
+                "indices": b.add_accessor(bi.astype(np.uint16), target=34963), "material": b.add("materials", backdrop)}
+        nodes.append(b.add_node(mesh=b.add("meshes", {"primitives": [back]}), translation=[0.0, 0.0, -2.0]))
     used = set(extensions)
     if lights:
         b.doc["extensions"] = {"KHR_lights_punctual": {"lights": lights}}
@@ -49,6 +65,8 @@ def sphere_file(tmp_path, material: dict, name: str = "sphere.gltf", extensions:
             props = dict(props)
             light = props.pop("light")
             nodes.append(b.add_node(**props, extensions={"KHR_lights_punctual": {"light": light}}))
+    if animate is not None:
+        animate(b, nodes)
     if used:
         b.doc["extensionsUsed"] = sorted(used)
     b.add_scene(nodes)
