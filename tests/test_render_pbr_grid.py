@@ -1,13 +1,15 @@
 """MetalRoughSpheresNoTextures, measured in the picture: 7 × 7 spheres per base colour (grey in front, gold
 behind), metallic rising in one direction and roughness in the other. Seen straight on (grey from +Z, gold
-from −Z, an orthographic camera, 4× MSAA) each sphere's disc is measured:
+from −Z, an orthographic camera, 4× MSAA), lit by the studio environment alone (a punctual light's highlight
+on a mirror is smaller than a pixel, so it would measure the sampling, not the material), two stops down with
+no tone mapper so the bright panels do not clip, each sphere's disc is measured:
 
-- *blur*: the mean gradient magnitude of linear luminance inside the disc — reflections of the studio's
-  light panels are sharp edges on a smooth sphere and a soft gradient on a rough one;
-- *peak*: the brightest pixel — the specular highlight.
+- *blur*: the 99th percentile of the gradient magnitude of linear luminance inside the disc — the edges of the
+  studio's light panels are sharp on a smooth sphere and soft on a rough one;
+- *peak*: the brightest pixel — the reflected panels.
 
-Along roughness both must fall (blur monotonically at every metallic level; the peak from roughness 1/6 on:
-at 0 the highlight is a few pixels, so MSAA decides its maximum). Along metallic, for the smoother half,
+Along roughness both must fall (blur at every metallic level; the peak from roughness 1/6 on: at 0 the
+brightest panel's reflection is a few pixels, so MSAA decides its maximum). Along metallic, for the smoother half,
 reflections must sharpen and the highlight brighten. Tolerances: 0.002 in gradient (about 5 % of its range)
 and 0.02 in peak, for rounding between neighbours that nearly tie.
 """
@@ -25,6 +27,7 @@ from viewer.scene import load
 SIZE = (560, 560)
 RADIUS = 0.00035  # the spheres' radius in the file's units
 GRAD_TOL, PEAK_TOL = 0.002, 0.02
+EXPOSURE = -2.0  # two stops down, no tone mapper: the studio's bright panels stay below white, unclipped
 
 
 def spheres(scene):
@@ -54,7 +57,8 @@ def measure(gl, scene, group, from_front: bool) -> tuple[np.ndarray, np.ndarray]
         view[:3, :3] = np.diag([-1.0, 1.0, -1.0])  # looking along +Z: the gold set from behind
     view[:3, 3] = -(view[:3, :3] @ (mid + np.array([0.0, 0.0, 0.01 if from_front else -0.01])))
     proj = orthographic(half, half, 1e-4, 1.0)
-    linear = srgb_decode(render_plain(gl, scene, FixedCamera(view, proj), SIZE, samples=4)).mean(axis=-1)
+    linear = srgb_decode(render_plain(gl, scene, FixedCamera(view, proj), SIZE, samples=4, tonemap="none",
+                                      exposure=EXPOSURE, lights="file")).mean(axis=-1)
     gy, gx = np.gradient(linear)
     gradient = np.hypot(gx, gy)
     ys, xs = np.mgrid[0:SIZE[1], 0:SIZE[0]] + 0.5
@@ -64,7 +68,7 @@ def measure(gl, scene, group, from_front: bool) -> tuple[np.ndarray, np.ndarray]
     for (_, metallic, roughness, _), (px, py) in zip(group, project(centres, view, proj, SIZE)):
         inside = (xs - px) ** 2 + (ys - py) ** 2 < r_px ** 2
         i, j = levels[0].index(metallic), levels[1].index(roughness)
-        blur[i, j], peak[i, j] = gradient[inside].mean(), linear[inside].max()
+        blur[i, j], peak[i, j] = np.percentile(gradient[inside], 99), linear[inside].max()
     return blur, peak
 
 
