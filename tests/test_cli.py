@@ -21,7 +21,7 @@ from viewer.cli import main
 
 BENCH_KEYS = {"channels", "frames", "per_frame_channel_samples_per_s", "batch_channel_samples_per_s",
               "update_ms_per_frame"}
-BENCH_OPTIONAL = {"render_fps", "load_s", "first_frame_s"}
+BENCH_OPTIONAL = {"render_fps", "render_fps_noaa", "load_s", "first_frame_s"}
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:
