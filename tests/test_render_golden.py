@@ -30,6 +30,10 @@ CASES = [
     ("boxanimated_2.50", "BoxAnimated", 0, 2.50),
     ("interpolationtest_cubicspline_rotation_0.80", "InterpolationTest", "CubicSpline Rotation", 0.80),
     ("simpleskin_2.00", "SimpleSkin", 0, 2.00),
+    ("animatedmorphsphere_1.00", "AnimatedMorphSphere", 0, 1.00),
+    ("animatedtriangle_0.30", "AnimatedTriangle", 0, 0.30),
+    ("riggedsimple_1.00", "RiggedSimple", 0, 1.00),
+    ("simplemorph_1.50", "SimpleMorph", 0, 1.50),
 ]
 
 
