@@ -2,7 +2,8 @@
 
 The screenshot is the viewer window itself (``ViewerApp`` on moderngl-window's headless window — the code
 path a person's window runs), set up as a person would: the dope sheet open, a node selected, a loop range.
-The compare picture and the GIF come from ``animview render`` (its ``--compare`` and ``--overlay`` sources).
+The compare picture, the GIF and the materials picture come from ``animview render`` (its ``--compare`` and
+``--overlay`` sources).
 """
 from __future__ import annotations
 
@@ -41,14 +42,24 @@ def window_screenshot(out: Path, size=(1280, 720)) -> None:
     wnd.destroy()
 
 
+RENDER = [sys.executable, "-c", "from viewer.cli.main import main_entry; main_entry()", "render"]
+
+
+def materials_picture(out: Path) -> None:
+    """The materials demo with the overlay (the View section's look open): at 1 s the sweeping spot lights the
+    clearcoat sphere and the floor before it, and the glass beside it refracts the checker card behind."""
+    subprocess.run([*RENDER, str(ASSETS / "materials.gltf"), "--overlay", "--size", "1280x720", "--time", "1.0",
+                    "--yaw", "10", "--pitch", "14", "--zoom", "1.3", "-o", str(out)], check=True)
+
+
 def main() -> None:
     window_screenshot(DOCS / "screenshot.png")
-    run = [sys.executable, "-c", "from viewer.cli.main import main_entry; main_entry()", "render"]
-    subprocess.run([*run, str(ASSETS / "irregular.gltf"), "--compare", "step,linear,catmull-rom", "--trails",
+    subprocess.run([*RENDER, str(ASSETS / "irregular.gltf"), "--compare", "step,linear,catmull-rom", "--trails",
                     "--curves", "--time", "0.9", "--size", "1200x640", "--yaw", "0", "--pitch", "12",
                     "-o", str(DOCS / "compare.png")], check=True)
-    subprocess.run([*run, str(ASSETS / "interpolation.gltf"), "--overlay", "--size", "960x540", "--fps", "12",
+    subprocess.run([*RENDER, str(ASSETS / "interpolation.gltf"), "--overlay", "--size", "960x540", "--fps", "12",
                     "-o", str(DOCS / "viewer.gif")], check=True)
+    materials_picture(DOCS / "materials.png")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ one buffer embedded as a base64 ``data:`` URI.
 | ``irregular.gltf`` | a ball on a zig-zag with irregular key times, where Catmull-Rom and linear differ |
 | ``skinned_arm.gltf`` | a three-joint skinned arm waving |
 | ``morph_shape.gltf`` | a box with two morph targets (bulge, twist) animated by weights |
+| ``materials.gltf`` | seven turning spheres, one PBR material each (clearcoat, sheen, glass, emissive …), a sweeping spot |
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Sequence
 
-from viewer.demo import basic, deform
+from viewer.demo import basic, deform, materials
 from viewer.resources import REPO_ROOT
 
 DEMOS: dict[str, Callable[[], str]] = {
@@ -29,6 +30,7 @@ DEMOS: dict[str, Callable[[], str]] = {
     "irregular.gltf": basic.irregular,
     "skinned_arm.gltf": deform.skinned_arm,
     "morph_shape.gltf": deform.morph_shape,
+    "materials.gltf": materials.materials,
 }
 
 
