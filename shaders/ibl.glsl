@@ -10,8 +10,16 @@ uniform float u_env_lod_max;
 uniform vec3 u_sh[9];
 uniform float u_env_intensity;   // 0: no environment light
 
+// acos to 7e-5 rad (Abramowitz and Stegun 4.4.45): a few mads where the exact one costs a software
+// rasterizer several times more, and far below a texel of the finest level (0.7 degrees)
+float fast_acos(float x) {
+    float a = abs(x);
+    float r = sqrt(1.0 - a) * (1.5707288 + a * (-0.2121144 + a * (0.0742610 - 0.0187293 * a)));
+    return x < 0.0 ? PI - r : r;
+}
+
 vec2 equirect_uv(vec3 d) {
-    return vec2(atan(d.x, -d.z) * (0.5 / PI) + 0.5, acos(clamp(d.y, -1.0, 1.0)) / PI);
+    return vec2(atan(d.x, -d.z) * (0.5 / PI) + 0.5, fast_acos(clamp(d.y, -1.0, 1.0)) / PI);
 }
 
 vec3 env_specular(vec3 r, float roughness) {
@@ -29,9 +37,9 @@ vec3 env_diffuse(vec3 n) {
     return max(e, 0.0) * u_env_intensity;
 }
 
-// Directional albedo of GGX with multiple scattering for Fresnel f0 (scaled by specular_weight)
-vec3 ggx_energy(vec3 f0, float specular_weight, float nv, float roughness) {
-    vec2 ab = texture(u_brdf_lut, vec2(nv, roughness)).rg;
+// Directional albedo of GGX with multiple scattering for Fresnel f0 (scaled by specular_weight); ab: the
+// split-sum table at (n.v, roughness), read once per pixel by the caller
+vec3 ggx_energy(vec3 f0, float specular_weight, float nv, float roughness, vec2 ab) {
     vec3 fr = max(vec3(1.0 - roughness), f0) - f0;
     vec3 ks = f0 + fr * pow5(1.0 - nv);
     vec3 fss = specular_weight * (ks * ab.x + ab.y);
@@ -47,8 +55,9 @@ vec3 ibl(Surface s, vec3 transmitted) {
     vec3 specular = env_specular(r, s.roughness);
     vec3 diffuse = env_diffuse(s.n) * s.base;
     diffuse = mix(diffuse, transmitted * s.base, s.transmission);
-    vec3 dielectric = mix(diffuse, specular, ggx_energy(s.f0_dielectric, s.specular, nv, s.roughness));
-    vec3 metal = specular * ggx_energy(s.base, 1.0, nv, s.roughness);
+    vec2 ab = texture(u_brdf_lut, vec2(nv, s.roughness)).rg;
+    vec3 dielectric = mix(diffuse, specular, ggx_energy(s.f0_dielectric, s.specular, nv, s.roughness, ab));
+    vec3 metal = specular * ggx_energy(s.base, 1.0, nv, s.roughness, ab);
     vec3 color = mix(dielectric, metal, s.metallic);
 #ifdef SHEEN
     float albedo = sheen_albedo(nv, s.sheen_roughness);

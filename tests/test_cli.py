@@ -229,6 +229,20 @@ def test_bench_json_keys(capsys, minimal_file):
         assert isinstance(result[key], (int, float)) and result[key] > 0, key
 
 
+def test_bench_on_a_still_model_reports_its_render_figures(capsys, tmp_path):
+    """A model without animations (the material test models) is timed too: nothing to sample, frames to draw."""
+    b = GltfBuilder()
+    b.add_node(mesh=b.add_mesh(positions=[[0, 0, 0], [1, 0, 0], [0, 1, 0]], indices=[0, 1, 2]))
+    b.add_scene([0])
+    code, out, err = run(capsys, "bench", b.write_gltf(tmp_path, "still.gltf"), "--json", "--frames", "5",
+                         "--render-frames", "5", "--size", "64x48")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["channels"] == 0 and result["per_frame_channel_samples_per_s"] == 0.0
+    if "render_fps" in result:  # where an offscreen context exists
+        assert result["render_fps"] > 0 and result["render_fps_noaa"] > 0
+
+
 def test_bench_text_output(capsys, minimal_file):
     code, out, _ = run(capsys, "bench", minimal_file, "--frames", "20")
     assert code == 0

@@ -46,7 +46,7 @@ def files(tmp_path):
 BAD = [
     ["inspect", "{missing}"], ["inspect", "{dir}"], ["inspect", "/dev/zero"], ["sample", "/dev/null"],
     ["inspect", "{escaping}"], ["render", "{escaping}", "-o", "{png}"],
-    ["sample", "{still}"], ["bench", "{still}"], ["sample", "{still}", "--json"],
+    ["sample", "{still}"], ["sample", "{still}", "--json"],
     ["sample", "{file}", "--times=nan"], ["sample", "{file}", "--times", "1,inf"], ["sample", "{file}", "--times", ","],
     ["sample", "{file}", "--steps", "-3"], ["sample", "{file}", "--mode", "bezier"],
     ["sample", "{file}", "--animation", "walk"], ["bench", "{file}", "--frames", "1e9x"],
