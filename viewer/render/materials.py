@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import warnings
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import moderngl
 import numpy as np
@@ -118,7 +119,12 @@ class Material:
         return d
 
     def uniforms(self) -> tuple[tuple[str, object], ...]:
-        """(uniform name, value) of the mesh shader's material uniforms: one list for every draw path."""
+        """(uniform name, value) of the mesh shader's material uniforms: one list for every draw path, made
+        once per material (every draw of every frame reads it)."""
+        return self._uniforms
+
+    @cached_property
+    def _uniforms(self) -> tuple[tuple[str, object], ...]:
         volume = self.volume or (1.0, 1.0, 1.0, 0.0, 0.0)
         out = [("u_base_color", self.base_color), ("u_metallic", self.metallic), ("u_roughness", self.roughness),
                ("u_emissive", self.emissive), ("u_alpha_cutoff", self.alpha_cutoff),

@@ -21,41 +21,18 @@ import numpy as np
 
 from viewer import math3d
 from viewer.pose import Pose
-from viewer.render.camera import eye_position
 from viewer.render.environment import Environment
-from viewer.render.gpu_mesh import UNIT_JOINTS, UNIT_SCENE, GpuPrimitive, GpuScene
+from viewer.render.backdrop import SceneCopy, draw_background
+from viewer.render.gpu_mesh import UNIT_JOINTS, GpuPrimitive, GpuScene
 from viewer.render.grid import Overlays
 from viewer.render.instancing import Instancing, morph_weights
 from viewer.render.lighting import file_lights, studio_lights, uses_file_lights
-from viewer.render.limits import F32_MAX, camera_drawable, normal_matrix
+from viewer.render.look import TONEMAPS, Look, eye_uniform
+from viewer.render.limits import camera_drawable, normal_matrix
 from viewer.render.shaders import ProgramCache, active_uniforms, set_uniform
 from viewer.render.skinning import JointTexture
 from viewer.scene import Scene
 
-TONEMAPS = {"none": 0, "pbr-neutral": 1, "aces": 2}
-BACKGROUND_SHADER = "background.glsl"
-BACKGROUND_ROUGHNESS = 0.6  # the environment shown behind the model is blurred: it is a studio, not a subject
-
-
-@dataclass
-class Look:
-    """How light and the picture's tone are made: the View section's look, ``render``'s look flags.
-
-    Attributes:
-        environment, env_intensity: the studio environment's light on the materials (image-based light).
-        env_background: show the environment, blurred, behind the scene instead of the background colour.
-        tonemap: "pbr-neutral" (Khronos PBR Neutral), "aces" (ACES filmic) or "none" (clamp).
-        exposure: EV stops; the shaded radiance is multiplied by 2^exposure before tone mapping.
-        lights: "auto" (the file's KHR_lights_punctual lights when it has any, else the studio key light),
-            "file" or "studio".
-    """
-
-    environment: bool = True
-    env_intensity: float = 1.0
-    env_background: bool = False
-    tonemap: str = "pbr-neutral"
-    exposure: float = 0.0
-    lights: str = "auto"
 
 
 @dataclass
@@ -79,19 +56,6 @@ class RenderOptions:
     point_size: float = 3.0
     debug_vertex_ids: bool = False
     look: Look = field(default_factory=Look)
-
-
-def eye_uniform(view: np.ndarray, proj: np.ndarray) -> tuple[float, float, float, float]:
-    """``u_eye``: (eye position, 1) for a perspective camera; for an orthographic one (its projection's last
-    row is (0, 0, 0, 1)) every pixel looks the same way, so (unit direction toward the camera, 0) — else
-    reflections would shift across the picture as if seen from a point."""
-    if proj[3, 2] == 0.0 and proj[3, 3] != 0.0:
-        back = view[2, :3]  # the view's +Z axis in world: toward the camera
-        length = float(np.linalg.norm(back))
-        return (*(back / length if length > 0 else np.array([0.0, 0.0, 1.0])), 0.0)
-    with np.errstate(over="ignore", invalid="ignore"):
-        eye = np.clip(np.nan_to_num(eye_position(view)), -F32_MAX, F32_MAX)
-    return (*eye.tolist(), 1.0)
 
 
 def pass_of(material) -> str:
@@ -118,7 +82,7 @@ class Renderer:
         self.programs = programs or ProgramCache(ctx)
         self.gpu = GpuScene(ctx, self.programs, scene)
         self.environment = Environment.shared(self.programs)
-        self._scene_color: tuple[moderngl.Texture, moderngl.Framebuffer] | None = None
+        self._scene_copy = SceneCopy(ctx)
         self.joints = JointTexture(ctx, scene)
         self.items = self._draw_items()
         self.instancing = Instancing(ctx, self.items)  # decides once which items are drawn as instances
@@ -180,7 +144,7 @@ class Renderer:
         frame = self._frame_uniforms(view, view_proj, pose, opts)
         self.environment.bind()
         if opts.look.env_background and not debug:
-            self._draw_background(view_proj, frame, opts.look)
+            draw_background(self.programs, view_proj, frame, opts.look)
         ctx.enable_only(moderngl.DEPTH_TEST)
         ctx.depth_func = "<"
         ctx.point_size = 1.0 if debug else opts.point_size
@@ -201,7 +165,8 @@ class Renderer:
             self.overlays.draw_grid(view_proj)
         refracting = [it for it in items if pass_of(it.primitive.material) == "transmission"]
         if refracting:  # they see the opaque pass through themselves: copy it, then draw them far to near
-            self._capture_scene(framebuffer, frame)
+            frame.update(self._scene_copy.capture(framebuffer))
+            self._updated = set()  # the new frame uniforms reach every program at its next draw
             depth = self._view_depths(refracting, pose, view)
             for i in np.argsort(depth, kind="stable"):
                 self._draw(refracting[i], pose, frame, False, i)
@@ -219,49 +184,6 @@ class Renderer:
             ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
             self.overlays.draw_gizmo(view, viewport)
         ctx.front_face = "ccw"
-
-    def _draw_background(self, view_proj: np.ndarray, frame: dict, look: Look) -> None:
-        """The environment, blurred, behind everything: a full-viewport triangle that writes no depth."""
-        prog = self.programs.get(BACKGROUND_SHADER)
-        u = active_uniforms(prog)
-        for name, value in frame.items():
-            set_uniform(u, name, value)
-        with np.errstate(all="ignore"):
-            inverse = np.linalg.inv(view_proj) if np.isfinite(view_proj).all() else np.eye(4)
-        set_uniform(u, "u_inv_view_proj", math3d.to_gl(inverse))
-        set_uniform(u, "u_blur", BACKGROUND_ROUGHNESS)
-        set_uniform(u, "u_env_intensity", float(look.env_intensity))  # shown even when its light is off
-        for name, unit in (("u_env", 5), ("u_brdf_lut", 6)):
-            set_uniform(u, name, unit)
-        self.ctx.enable_only(moderngl.NOTHING)
-        if "background" not in self.programs.resources:
-            self.programs.resources["background"] = self.ctx.vertex_array(prog, [])
-        self.programs.resources["background"].render(moderngl.TRIANGLES, vertices=3)
-
-    def _capture_scene(self, framebuffer: moderngl.Framebuffer, frame: dict) -> None:
-        """Copy what is drawn so far into a mipmapped texture (MSAA resolved) for the refracting draws."""
-        size = framebuffer.size
-        if self._scene_color is None or self._scene_color[0].size != size:
-            self._release_scene_color()
-            tex = self.ctx.texture(size, 4)
-            tex.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)
-            tex.repeat_x = tex.repeat_y = False
-            self._scene_color = (tex, self.ctx.framebuffer(color_attachments=[tex]))
-        tex, fbo = self._scene_color
-        self.ctx.copy_framebuffer(fbo, framebuffer)
-        tex.build_mipmaps()
-        tex.use(UNIT_SCENE)
-        framebuffer.use()
-        x, y, w, h = framebuffer.viewport
-        frame["u_scene_lod_max"] = float(np.floor(np.log2(max(size))))
-        frame["u_scene_rect"] = (x / size[0], y / size[1], w / size[0], h / size[1])
-        self._updated = set()  # the new frame uniforms reach every program at its next draw
-
-    def _release_scene_color(self) -> None:
-        if self._scene_color is not None:
-            for obj in reversed(self._scene_color):
-                obj.release()
-            self._scene_color = None
 
     def _camera(self, pose: Pose, camera, framebuffer: moderngl.Framebuffer) -> tuple[np.ndarray, np.ndarray]:
         """Bind ``framebuffer``; the camera's view and projection × view for its viewport's aspect (the
@@ -400,6 +322,6 @@ class Renderer:
         self.gpu.release()
         self.instancing.release()
         self.joints.release()
-        self._release_scene_color()
+        self._scene_copy.release()
         self.overlays.release()
 
