@@ -122,16 +122,16 @@ def front_ortho_camera(half: float = 1.0) -> FixedCamera:
 
 
 def render_plain(gl: GL, scene, camera=None, size: tuple[int, int] = (64, 64), samples: int = 0,
-                 background=(0.0, 0.0, 0.0), clip=None, t: float = 0.0, **look) -> np.ndarray:
-    """(h, w, 3) picture of ``scene`` with no grid or gizmo (default: ``front_ortho_camera``, no MSAA);
-    ``look``: other ``RenderOptions`` fields (tonemap, exposure, environment, lights, …)."""
+                 background=(0.0, 0.0, 0.0), clip=None, t: float = 0.0, fxaa: bool = False, **look) -> np.ndarray:
+    """(h, w, 3) picture of ``scene`` with no grid or gizmo (default: ``front_ortho_camera``, no MSAA, no
+    FXAA); ``look``: other ``RenderOptions`` fields (tonemap, exposure, environment, lights, …)."""
     from viewer.pose import Pose
     from viewer.render.renderer import Look, Renderer, RenderOptions
     from viewer.render.target import OffscreenTarget
 
     with gl.ctx:
         renderer = Renderer(gl.ctx, scene, gl.programs)
-        target = OffscreenTarget(gl.ctx, size, samples)
+        target = OffscreenTarget(gl.ctx, size, samples, fxaa, gl.programs)
         try:
             pose = Pose(scene)
             pose.set_time(clip, t)

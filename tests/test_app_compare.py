@@ -107,7 +107,7 @@ def test_view_rejects_bad_compare(capsys, bad):
 
 
 def test_curve_section_plots_and_a_click_seeks():
-    d = Driver(demo("irregular.gltf"), size=(1280, 1000), compare=MODES3)  # tall enough to show the plots
+    d = Driver(demo("irregular.gltf"), size=(1280, 1200), compare=MODES3)  # tall enough to show the plots
     try:
         d.app.state.select_node(0)
         d.clock.seek(0.9)

@@ -24,7 +24,8 @@ def test_each_look_flag_changes_the_picture(gl_available, tmp_path):
     darker = render(tmp_path, "dark", "--exposure=-1")
     assert brighter.mean() > base.mean() > darker.mean()
     for flags in (["--environment", "off"], ["--env-intensity", "3"], ["--env-background"], ["--tonemap", "aces"],
-                  ["--tonemap", "none"], ["--lights", "studio", "--environment", "off"]):
+                  ["--tonemap", "none"], ["--lights", "studio", "--environment", "off"], ["--aa", "fxaa"],
+                  ["--aa", "off"]):
         picture = render(tmp_path, "x", *flags)
         if flags == ["--lights", "studio", "--environment", "off"]:
             assert np.abs(picture - render(tmp_path, "y", "--environment", "off")).max() == 0  # no file lights
@@ -36,6 +37,7 @@ def test_each_look_flag_changes_the_picture(gl_available, tmp_path):
     (["--exposure", "50"], "from -20 to 20"), (["--exposure", "nan"], "stops"),
     (["--env-intensity", "-1"], "0 or more"), (["--tonemap", "filmic"], "invalid choice"),
     (["--lights", "sun"], "invalid choice"), (["--environment", "maybe"], "invalid choice"),
+    (["--aa", "smaa"], "invalid choice"),
 ])
 def test_bad_look_values_are_one_line_errors(capsys, tmp_path, flags, words):
     code = main(["render", str(DEMO), "-o", str(tmp_path / "x.png"), *flags])

@@ -33,8 +33,9 @@ from viewer.render.camera import OrbitCamera, gltf_camera
 from viewer.render.compare_view import CompareView
 from viewer.render.scene_view import SceneView, draw_scene_view
 from viewer.render.overlay_lines import OverlayLines, pick
-from viewer.render.renderer import Look, Renderer
+from viewer.render.renderer import Look, Renderer, RenderOptions
 from viewer.render.shaders import ProgramCache
+from viewer.render.view_canvas import ViewCanvas
 from viewer.scene import Scene, load
 from viewer.ui import keys
 from viewer.ui.overlay import Overlay, imgui_keymap
@@ -85,7 +86,7 @@ class ViewerApp(mglw.WindowConfig):
     aspect_ratio = None  # follow the window; moderngl-window's default letterboxes to 16:9
     resizable = True
     vsync = True
-    samples = 4
+    samples = 0  # the 3D view is anti-aliased offscreen (render.view_canvas), the panels need none
     clear_color = None  # the renderer clears
     log_level = logging.WARNING
 
@@ -99,6 +100,7 @@ class ViewerApp(mglw.WindowConfig):
         self.screenshots: list[Path] = []
         self.exports: list[Path] = []
         self.programs = ProgramCache(ctx)
+        self.canvas = ViewCanvas(ctx, self.programs)
         self.shortcuts = keys.Shortcuts(wnd.keys)
         self.imgui_keys = imgui_keymap(wnd.keys)
         wnd.exit_key = None  # Esc is a shortcut here, so it can cancel an imgui text edit instead
@@ -185,8 +187,14 @@ class ViewerApp(mglw.WindowConfig):
         """The 3D picture in the part of ``fbo`` above the timeline bar (``render.scene_view``, as exports do)."""
         w, h = self.wnd.size
         viewport = self.overlay.layout.scene_viewport() if self.state.display.overlay else (0, 0, w, h)
-        draw_scene_view(self.ctx, fbo, viewport, h, self.renderer, self.compare_view, self.lines, self.pose,
-                        self.view_camera(), self._scene_view())
+        target = self.canvas.target_for(self.scene, self.state.display.look.aa, viewport[2:])
+        tw, th = target.size
+        draw_scene_view(self.ctx, target.fbo, (0, 0, tw, th), th, self.renderer, self.compare_view, self.lines,
+                        self.pose, self.view_camera(), self._scene_view())
+        fbo.use()
+        fbo.clear(*RenderOptions().background, 1.0)  # what the panels blend over, outside the view
+        target.present(fbo, (viewport[0], viewport[1], tw, th))
+        self.state.aa_label = self.canvas.label
 
     def _view_size(self) -> tuple[int, int]:
         """Pixels the 3D view gets: the whole window, less the bar and the panel column when they show."""
@@ -411,5 +419,6 @@ class ViewerApp(mglw.WindowConfig):
         self.lines.release()
         self.compare_view.release()
         self.renderer.release()
+        self.canvas.release()
         self.programs.release()
 

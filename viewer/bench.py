@@ -88,11 +88,15 @@ def run_bench(scene: Scene, frames: int = 1000, size: tuple[int, int] = (640, 48
     """Every figure ``animview bench`` reports, keyed exactly as the CLI contract says.
 
     ``first_frame_s`` (loaded scene → first picture read back) and ``render_fps`` are headless (EGL) at
-    ``size`` with read-back every frame, ``render_fps`` with 4× MSAA and ``render_fps_noaa`` without; they are
-    left out, with a one-line warning, on a machine where no offscreen context can be made.
+    ``size`` with read-back every frame: ``render_fps`` with the anti-aliasing ``render`` uses by default
+    (``--aa auto``: 4× MSAA, or FXAA on dense meshes; ``render_aa`` names it, and ``render_fps_msaa`` is the
+    MSAA figure where auto chose otherwise), ``render_fps_noaa`` without any; they are left out, with a
+    one-line warning, on a machine where no offscreen context can be made.
     """
     from viewer import export
     from viewer.export.speed import measure_first_frame, measure_render_fps
+    from viewer.render.antialias import choose, drawn_triangles
+    from viewer.render.target import DEFAULT_SAMPLES
 
     result = {}
     try:  # first: a fresh process has compiled no shader yet, as a user's first render has not
@@ -103,6 +107,10 @@ def run_bench(scene: Scene, frames: int = 1000, size: tuple[int, int] = (640, 48
     result["update_ms_per_frame"] = measure_update(scene, max(1, frames // 4))
     try:
         result["render_fps"] = measure_render_fps(scene, size=size, frames=render_frames)
+        samples, fxaa = choose("auto", DEFAULT_SAMPLES, drawn_triangles(scene), size)
+        result["render_aa"] = "fxaa" if fxaa else f"msaa{samples}" if samples else "off"
+        if fxaa:
+            result["render_fps_msaa"] = measure_render_fps(scene, size=size, frames=render_frames, aa="msaa")
         result["render_fps_noaa"] = measure_render_fps(scene, size=size, frames=render_frames, samples=0)
     except export.HeadlessError as exc:
         print(f"animview bench: no render_fps: {exc}", file=sys.stderr)

@@ -204,10 +204,13 @@ def add_look_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--lights", choices=("auto", "file", "studio"), default="auto",
                    help="the file's KHR_lights_punctual lights or the studio key light (auto: the file's when it "
                         "has any)")
+    g.add_argument("--aa", choices=("auto", "msaa", "fxaa", "off"), default="auto",
+                   help="anti-aliasing: MSAA (exact edges), FXAA (a post pass, cheaper on dense meshes) or off "
+                        "(default auto: MSAA unless the scene has more triangles than a quarter of the pixels)")
 
 
 def look_options(args: argparse.Namespace) -> dict:
     """The fields of ``render.renderer.Look`` set by ``add_look_arguments``' flags."""
     return {"environment": args.environment == "on", "env_intensity": args.env_intensity,
             "env_background": args.env_background, "tonemap": args.tonemap, "exposure": args.exposure,
-            "lights": args.lights}
+            "lights": args.lights, "aa": args.aa}

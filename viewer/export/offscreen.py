@@ -27,6 +27,7 @@ from viewer.pose import Pose
 from viewer.render.camera import OrbitCamera, gltf_camera
 from viewer.render.renderer import Renderer, RenderOptions
 from viewer.render.shaders import ProgramCache
+from viewer.render.antialias import choose, drawn_triangles
 from viewer.render.target import DEFAULT_SAMPLES, OffscreenTarget
 from viewer.scene import Scene
 
@@ -113,7 +114,9 @@ class Offscreen:
         try:
             self.make_current()
             self.renderer = Renderer(self.ctx, scene, programs)
-            self.target = OffscreenTarget(self.ctx, self.view.size, self.view.samples)
+            samples, fxaa = choose(self.view.options.look.aa, self.view.samples, drawn_triangles(scene),
+                                   self.view.size)
+            self.target = OffscreenTarget(self.ctx, self.view.size, samples, fxaa, self.renderer.programs)
             lo, hi = clip_bounds(scene, clip, mode=self.view.mode)
             self.renderer.set_ground(lo, hi)
             if self.view.frame_at is not None:

@@ -90,6 +90,7 @@ class OverlayOffscreen(Offscreen):
         view = SceneView(self.clip, t, selected=self.state.selected_node if d.skeleton else None, display=d)
         draw_scene_view(self.ctx, fbo, self.overlay.layout.scene_viewport(), self.view.size[1], self.renderer,
                         self.panes, self.lines, self.pose, self.camera, view, self.view.options)
+        self.target.finish().use()  # FXAA (when on) smooths the 3D view, not the panels' text
         self.overlay.render()
         return self.target.read(components).copy()
 

@@ -2,8 +2,9 @@
 
 Method: one EGL context; the scene uploaded once; the auto camera fitted to the first clip; a warm-up
 of ``WARMUP`` frames (shader compiles, driver caches); then ``frames`` frames at times spread over the
-first clip, each one: pose.set_time (sampling + world and joint matrices) → Renderer.render (4× MSAA,
-grid and gizmo on, as ``animview render`` draws) → resolve → read the RGBA pixels back to numpy.
+first clip, each one: pose.set_time (sampling + world and joint matrices) → Renderer.render (grid and
+gizmo on, as ``animview render`` draws) → resolve (4× MSAA, or FXAA where ``--aa auto`` picks it) → read
+the RGBA pixels back to numpy.
 The figure is frames / wall seconds of that loop, the best of ``REPEATS`` runs.
 """
 from __future__ import annotations
@@ -13,6 +14,7 @@ import numpy as np
 
 from viewer.bench import best_seconds
 from viewer.export.offscreen import Offscreen, View
+from viewer.render.renderer import Look, RenderOptions
 from viewer.scene import Scene
 
 WARMUP = 10
@@ -20,9 +22,12 @@ REPEATS = 3
 
 
 def measure_render_fps(scene: Scene, size: tuple[int, int] = (640, 480), frames: int = 200,
-                       ctx: moderngl.Context | None = None, samples: int | None = None) -> float:
-    """Frames per second of animate + render + read-back at ``size`` (width, height) pixels."""
-    view = View(size=size) if samples is None else View(size=size, samples=samples)
+                       ctx: moderngl.Context | None = None, samples: int | None = None, aa: str = "auto") -> float:
+    """Frames per second of animate + render + read-back at ``size`` (width, height) pixels, anti-aliased as
+    ``render --aa`` does (``samples``: the MSAA samples, 0 for none)."""
+    view = View(size=size, options=RenderOptions(look=Look(aa=aa)))
+    if samples is not None:
+        view.samples = samples
     clip = scene.clips[0] if scene.clips else None
     off = Offscreen(scene, clip, view, ctx)
     duration = clip.duration if clip is not None else 0.0

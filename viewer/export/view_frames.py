@@ -18,6 +18,7 @@ from viewer.render.compare_view import CompareView
 from viewer.render.overlay_lines import OverlayLines
 from viewer.render.renderer import Renderer
 from viewer.render.scene_view import SceneView, draw_scene_view
+from viewer.render.antialias import choose, drawn_triangles
 from viewer.render.target import OffscreenTarget
 
 
@@ -28,7 +29,7 @@ class ViewFrames:
         size: (width, height) of the 3D view in pixels.
         view: what the window shows now; each frame replaces its time.
         pose_at: poses ``pose`` at a time (the window's rule: clip, mode, in place).
-        samples: MSAA samples of the target.
+        samples: MSAA samples of the target, when the look's anti-aliasing picks MSAA.
     """
 
     def __init__(self, ctx: moderngl.Context, size: tuple[int, int], renderer: Renderer, panes: CompareView,
@@ -37,7 +38,8 @@ class ViewFrames:
         self.ctx, self.size = ctx, (int(size[0]), int(size[1]))
         self.renderer, self.panes, self.lines, self.pose, self.camera = renderer, panes, lines, pose, camera
         self.view, self.pose_at = view, pose_at
-        self.target = OffscreenTarget(ctx, self.size, samples)
+        samples, fxaa = choose(view.display.look.aa, samples, drawn_triangles(renderer.scene), self.size)
+        self.target = OffscreenTarget(ctx, self.size, samples, fxaa, renderer.programs)
 
     def frame(self, t: float) -> np.ndarray:
         self.pose_at(t)

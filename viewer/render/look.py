@@ -26,6 +26,8 @@ class Look:
         exposure: EV stops; the shaded radiance is multiplied by 2^exposure before tone mapping.
         lights: "auto" (the file's KHR_lights_punctual lights when it has any, else the studio key light),
             "file" or "studio".
+        aa: anti-aliasing, one of ``render.antialias.AA_MODES``: "auto" (MSAA, or FXAA on scenes of more
+            triangles than MSAA pays for), "msaa", "fxaa" or "off".
     """
 
     environment: bool = True
@@ -34,6 +36,7 @@ class Look:
     tonemap: str = "pbr-neutral"
     exposure: float = 0.0
     lights: str = "auto"
+    aa: str = "auto"
 
 
 def eye_uniform(view: np.ndarray, proj: np.ndarray) -> tuple[float, float, float, float]:

@@ -1,13 +1,17 @@
 """An offscreen render target: a multisampled framebuffer, its resolve, and reading pixels back.
 
-Any context will do (the EGL one from ``viewer.export``, or the window's for screenshots). With
-``samples > 0`` the scene is drawn into a multisampled colour + depth pair and resolved into a plain
-RGBA8 framebuffer with ``ctx.copy_framebuffer``; ``samples=0`` draws straight into the plain one.
+Any context will do (the EGL one from ``viewer.export``, or the window's). With ``samples > 0`` the scene
+is drawn into a multisampled colour + depth pair and resolved into a plain RGBA8 framebuffer with
+``ctx.copy_framebuffer``; with ``fxaa`` it is drawn into a plain texture and the FXAA pass
+(``render.antialias``) writes the plain framebuffer; otherwise it draws straight into the plain one.
 """
 from __future__ import annotations
 
 import moderngl
 import numpy as np
+
+from viewer.render.antialias import PostPass
+from viewer.render.shaders import ProgramCache
 
 DEFAULT_SAMPLES = 4
 
@@ -18,22 +22,65 @@ class OffscreenTarget:
     Attributes:
         size: (width, height) pixels.
         samples: MSAA samples actually used (clamped to what the context supports; 0 = none).
+        fxaa: the FXAA pass runs between ``fbo`` and the picture (then ``samples`` is 0).
         fbo: the framebuffer to draw into.
+        picture: the finished frame's texture (what ``read`` reads).
     """
 
-    def __init__(self, ctx: moderngl.Context, size: tuple[int, int], samples: int = DEFAULT_SAMPLES) -> None:
+    def __init__(self, ctx: moderngl.Context, size: tuple[int, int], samples: int = DEFAULT_SAMPLES,
+                 fxaa: bool = False, programs: ProgramCache | None = None) -> None:
         self.ctx = ctx
         self.size = (int(size[0]), int(size[1]))
-        self.samples = min(int(samples), ctx.max_samples) if samples > 1 else 0
-        if self.samples:
+        self.samples = min(int(samples), ctx.max_samples) if samples > 1 and not fxaa else 0
+        self.fxaa = bool(fxaa)
+        self._programs, self._own_programs = programs, False
+        self._post: PostPass | None = None
+        self._finished = False  # the FXAA pass has run on what fbo holds now
+        if fxaa:
+            self._frame = self._texture()
+            self.fbo = ctx.framebuffer(self._frame, ctx.depth_renderbuffer(self.size))
+            self.picture = self._texture()
+            self._resolved = ctx.framebuffer(self.picture)
+        elif self.samples:
             self.fbo = ctx.framebuffer(ctx.renderbuffer(self.size, 4, samples=self.samples),
                                        ctx.depth_renderbuffer(self.size, samples=self.samples))
+            self.picture = self._texture()
             # colour only: copy_framebuffer would also resolve depth into a depth attachment (slow on llvmpipe)
-            self._resolved = ctx.framebuffer(ctx.renderbuffer(self.size, 4))
+            self._resolved = ctx.framebuffer(self.picture)
         else:
-            self.fbo = self._resolved = ctx.framebuffer(ctx.renderbuffer(self.size, 4),
-                                                        ctx.depth_renderbuffer(self.size))
+            self.picture = self._texture()
+            self.fbo = self._resolved = ctx.framebuffer(self.picture, ctx.depth_renderbuffer(self.size))
         self._pixels = bytearray(self.size[0] * self.size[1] * 4)
+
+    def _texture(self) -> moderngl.Texture:
+        tex = self.ctx.texture(self.size, 4)
+        tex.repeat_x = tex.repeat_y = False
+        return tex
+
+    def _pass(self) -> PostPass:
+        if self._post is None:
+            self._own_programs = self._programs is None
+            self._post = PostPass(self._programs or ProgramCache(self.ctx))
+        return self._post
+
+    def finish(self) -> moderngl.Framebuffer:
+        """End the 3D drawing: with FXAA, run the pass now; the framebuffer to draw on top with (text and
+        panels that must not be smoothed), which ``read`` then reads as it is."""
+        if not self.fxaa:
+            return self.fbo
+        if not self._finished:
+            self._pass().draw(self._frame, self._resolved, (0, 0, *self.size), fxaa=True)
+            self._finished = True
+        return self._resolved
+
+    def present(self, dst: moderngl.Framebuffer, viewport: tuple[int, int, int, int]) -> None:
+        """Put the frame drawn into ``fbo`` into ``viewport`` of ``dst`` (the window): resolved, or FXAA'd on
+        the way; the viewport must be this target's size."""
+        full = dst.viewport
+        if self.samples:
+            self.ctx.copy_framebuffer(self._resolved, self.fbo)
+        self._pass().draw(self._frame if self.fxaa else self.picture, dst, viewport, fxaa=self.fxaa)
+        dst.viewport = full
 
     def read(self, components: int = 4) -> np.ndarray:
         """The picture as (height, width, components) uint8, top row first (resolving MSAA first).
@@ -43,6 +90,8 @@ class OffscreenTarget:
         """
         if self.samples:
             self.ctx.copy_framebuffer(self._resolved, self.fbo)
+        self.finish()
+        self._finished = False  # the next frame drawn into fbo gets its own pass
         self._resolved.read_into(self._pixels, components=4, alignment=1)
         rgba = np.frombuffer(self._pixels, dtype=np.uint8).reshape(self.size[1], self.size[0], 4)[::-1]
         return rgba if components == 4 else np.ascontiguousarray(rgba[..., :components])
@@ -51,7 +100,7 @@ class OffscreenTarget:
         """Window-space depth (height, width) float32 in [0, 1], top row first; only without MSAA."""
         if self.samples:
             raise ValueError("depth can be read back only from a target without multisampling")
-        data = self._resolved.read(attachment=-1, dtype="f4")
+        data = self.fbo.read(attachment=-1, dtype="f4")
         return np.frombuffer(data, dtype=np.float32).reshape(self.size[1], self.size[0])[::-1].copy()
 
     def release(self) -> None:
@@ -65,3 +114,7 @@ class OffscreenTarget:
                 if att is not None:
                     att.release()
             fbo.release()
+        if self._post is not None:
+            self._post.release()
+            if self._own_programs:
+                self._post.programs.release()

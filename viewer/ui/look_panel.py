@@ -1,5 +1,5 @@
 """The look controls of the View section: environment light and background, tone mapper, exposure, and
-the file's lights against the studio key — the same choices ``animview render`` takes as flags.
+the file's lights against the studio key, anti-aliasing — the same choices ``animview render`` takes as flags.
 
 They only change ``ViewerState.display``'s look fields; ``render.scene_view`` turns them into the
 renderer's options each frame, for the window and its exports alike.
@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from imgui_bundle import imgui
 
+from viewer.render.antialias import AA_MODES
 from viewer.ui.state import ViewerState
 
 TONEMAPS = ("pbr-neutral", "aces", "none")
 TONEMAP_LABELS = ["PBR Neutral", "ACES filmic", "none (clamp)"]
+AA_LABELS = ["auto", "MSAA 4×", "FXAA", "off"]  # in the order of AA_MODES
 WIDTH = 130
 
 
@@ -43,3 +45,22 @@ def look_controls(state: ViewerState) -> None:
         if imgui.is_item_hovered():
             imgui.set_tooltip("the default key light that follows the camera, instead of the file's "
                               "KHR_lights_punctual lights")
+    anti_aliasing(state)
+
+
+
+def anti_aliasing(state: ViewerState) -> None:
+    """The AA choice; "auto" names what it chose for this scene and view size."""
+    d = state.display.look
+    index = AA_MODES.index(d.aa) if d.aa in AA_MODES else 0
+    labels = list(AA_LABELS)
+    if state.aa_label:
+        labels[0] = f"auto ({state.aa_label})"
+    imgui.set_next_item_width(WIDTH)
+    changed, index = imgui.combo("anti-aliasing", index, labels)
+    if changed:
+        d.aa = AA_MODES[index]
+    if imgui.is_item_hovered():
+        imgui.set_tooltip("MSAA: exact edges. FXAA: a post pass that smooths edges it finds; much cheaper on\n"
+                          "dense meshes on a CPU rasterizer. auto: MSAA unless the scene has more triangles\n"
+                          "than a quarter of the view's pixels")

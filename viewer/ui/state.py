@@ -80,6 +80,8 @@ class ViewerState:
         self.tree_revealed: int | None = None
         """The selected node the tree last opened its ancestors for and scrolled to; a selection that
         differs (a node picked in the 3D view) makes the tree reveal it once."""
+        self.aa_label = ""
+        """The anti-aliasing the 3D view got this frame ("MSAA 4×", "FXAA", "off"): what "auto" chose."""
         self.select_clip(clip_index if scene.clips else 0)
 
     @property
