@@ -25,6 +25,7 @@ import numpy as np
 from PIL import Image
 
 from viewer.errors import GltfError, GltfWarning, pointer
+from viewer.object_model import TEXTURE_SLOTS
 from viewer.scene import Scene
 
 GL_SRGB8_ALPHA8 = 0x8C43
@@ -36,22 +37,9 @@ DEFAULT_MIN_FILTER, DEFAULT_MAG_FILTER = 9987, LINEAR
 IDENTITY3 = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
 
 # slot name (shader: TEX_<NAME>, u_<name>_tex/_uv/_set) → (JSON path inside the material, colour data?)
+SRGB_SLOTS = frozenset({"base", "emissive", "sheen_color", "specular_color"})  # colour data; the rest is linear
 SLOTS: dict[str, tuple[tuple[str, ...], bool]] = {
-    "base": (("pbrMetallicRoughness", "baseColorTexture"), True),
-    "mr": (("pbrMetallicRoughness", "metallicRoughnessTexture"), False),
-    "normal": (("normalTexture",), False),
-    "occlusion": (("occlusionTexture",), False),
-    "emissive": (("emissiveTexture",), True),
-    "clearcoat": (("extensions", "KHR_materials_clearcoat", "clearcoatTexture"), False),
-    "clearcoat_roughness": (("extensions", "KHR_materials_clearcoat", "clearcoatRoughnessTexture"), False),
-    "clearcoat_normal": (("extensions", "KHR_materials_clearcoat", "clearcoatNormalTexture"), False),
-    "sheen_color": (("extensions", "KHR_materials_sheen", "sheenColorTexture"), True),
-    "sheen_roughness": (("extensions", "KHR_materials_sheen", "sheenRoughnessTexture"), False),
-    "specular": (("extensions", "KHR_materials_specular", "specularTexture"), False),
-    "specular_color": (("extensions", "KHR_materials_specular", "specularColorTexture"), True),
-    "transmission": (("extensions", "KHR_materials_transmission", "transmissionTexture"), False),
-    "thickness": (("extensions", "KHR_materials_volume", "thicknessTexture"), False),
-}
+    name: (path, name in SRGB_SLOTS) for name, path in TEXTURE_SLOTS.items()}
 # Texture units: 0 base colour, 1 joints, 2–4 morph deltas, 5–7 environment, BRDF table and the opaque pass
 # (gpu_mesh.py), then the other slots; the everyday ones stay below 16, the minimum any GL 3.3 GPU offers.
 FIRST_SLOT_UNIT = 8
