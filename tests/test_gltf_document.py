@@ -29,7 +29,7 @@ def test_every_khronos_model_loads_and_reads(name: str) -> None:
     for animation in doc.gltf.animations:
         for sampler in animation.samplers:
             assert np.all(np.diff(doc.accessor(sampler.input)) > 0)
-    assert doc.ignored_channels == frozenset()
+    assert doc.ignored_channels == {}
 
 
 def test_khronos_dir_fixture_holds_the_models(khronos_dir: Path) -> None:
@@ -84,7 +84,7 @@ def _load_with(tmp_path: Path, mutate) -> tuple[Document, list[warnings.WarningM
 def test_unknown_used_extension_warns_and_loads(tmp_path: Path) -> None:
     doc, caught = _load_with(tmp_path, lambda d: d.update(extensionsUsed=["EXT_fancy_thing"]))
     assert len(caught) == 1 and "EXT_fancy_thing" in str(caught[0].message)
-    assert doc.ignored_channels == frozenset()
+    assert doc.ignored_channels == {}
 
 
 def test_supported_required_extensions_load_silently(tmp_path: Path) -> None:
@@ -93,30 +93,36 @@ def test_supported_required_extensions_load_silently(tmp_path: Path) -> None:
     assert caught == []
 
 
-def test_animation_pointer_channel_is_ignored_with_a_warning(tmp_path: Path) -> None:
+def _pointer_at_channel_3(text: str):
     def mutate(doc: dict) -> None:
         doc["extensionsUsed"] = ["KHR_animation_pointer"]
         doc["animations"][0]["channels"][3]["target"] = {
-            "path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": "/nodes/0/scale"}}}
+            "path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": text}}}
+    return mutate
 
-    doc, caught = _load_with(tmp_path, mutate)
-    assert doc.ignored_channels == {(0, 3)}
+
+def test_animation_pointer_channel_to_a_node_property_is_kept(tmp_path: Path) -> None:
+    doc, caught = _load_with(tmp_path, _pointer_at_channel_3("/nodes/0/scale"))
+    assert doc.ignored_channels == {} and caught == []
+
+
+def test_bad_animation_pointer_is_ignored_with_its_reason(tmp_path: Path) -> None:
+    doc, caught = _load_with(tmp_path, _pointer_at_channel_3("/nodes/9/scale"))
+    assert list(doc.ignored_channels) == [(0, 3)] and "/nodes/9/scale" in doc.ignored_channels[(0, 3)]
     messages = [str(w.message) for w in caught]
-    assert any("KHR_animation_pointer" in m and "/animations/0/channels/3" in m for m in messages)
+    assert any("/nodes/9/scale" in m and "/animations/0/channels/3" in m for m in messages)
 
 
-def test_animation_pointer_required_is_an_error(tmp_path: Path) -> None:
+def test_animation_pointer_may_be_required(tmp_path: Path) -> None:
     b = minimal_animated()
     doc = b.to_dict()
     doc["extensionsUsed"] = doc["extensionsRequired"] = ["KHR_animation_pointer"]
-    with pytest.raises(GltfError) as info:
-        load_document(write_gltf(doc, b.bin_bytes(), tmp_path, "m.gltf"))
-    assert info.value.pointer == "/extensionsRequired/0"
+    assert load_document(write_gltf(doc, b.bin_bytes(), tmp_path, "m.gltf")).ignored_channels == {}
 
 
 def test_channel_without_node_is_ignored_with_a_warning(tmp_path: Path) -> None:
     doc, caught = _load_with(tmp_path, lambda d: d["animations"][0]["channels"][0]["target"].pop("node"))
-    assert doc.ignored_channels == {(0, 0)}
+    assert list(doc.ignored_channels) == [(0, 0)]
     assert any("no target node" in str(w.message) for w in caught)
 
 
@@ -125,7 +131,7 @@ def test_repeated_target_keeps_the_last_channel(tmp_path: Path) -> None:
         doc["animations"][0]["channels"].append({"sampler": 0, "target": {"node": 2, "path": "translation"}})
 
     doc, caught = _load_with(tmp_path, mutate)
-    assert doc.ignored_channels == {(0, 0)}
+    assert list(doc.ignored_channels) == [(0, 0)]
     messages = [str(w.message) for w in caught]
     assert any("/animations/0/channels/0:" in m and "later channel 4, which wins" in m for m in messages)
 

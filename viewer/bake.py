@@ -169,7 +169,7 @@ def copy_document(doc: Document) -> writer.JsonWriter:
 
 
 def replace_samplers(w: writer.JsonWriter, index: int, clip: Clip, baked: list[BakedChannel],
-                     ignored: frozenset[tuple[int, int]]) -> None:
+                     ignored: dict[tuple[int, int], str]) -> None:
     """Point animation ``index``'s channels at new samplers holding ``baked`` (channels the clip skips keep theirs)."""
     anim = w.doc["animations"][index]
     position = {(ch.node, ch.path): k for k, ch in enumerate(clip.channels)}

@@ -196,6 +196,21 @@ _FLOAT_FORMATS = frozenset({(5126, False), *((c, False) for c in _INTEGERS), *((
 _UNSIGNED_BYTE = 5121
 
 
+# What a channel writes, however the file named it: (consumer, object index, field, weight element or None)
+PropertyKey = tuple[str, int, str, "int | None"]
+
+
+def same_property(a: PropertyKey, b: PropertyKey) -> bool:
+    """Whether two channels write the same values: one property, or a weights array and one of its elements
+    (KHR_animation_pointer forbids both within one animation)."""
+    return a[:3] == b[:3] and (a[3] is None or b[3] is None or a[3] == b[3])
+
+
+def show(text: object) -> str:
+    """A pointer as messages quote it: shortened when long, ``repr`` when it is not a non-empty string."""
+    return shorten(text, MAX_POINTER_CHARS) if isinstance(text, str) and text else repr(text)
+
+
 def parse_pointer(text: str) -> tuple[str, ...] | None:
     """RFC 6901 tokens ("~1" -> "/", "~0" -> "~"), or None when malformed (not a str, no leading "/", a "~" not
     followed by 0 or 1)."""
@@ -208,7 +223,7 @@ def parse_pointer(text: str) -> tuple[str, ...] | None:
 
 def resolve(raw: dict, text: str) -> Target | str:
     """The property `text` names in the glTF JSON `raw`, or one line saying why it is not animated."""
-    name = shorten(text, MAX_POINTER_CHARS) if isinstance(text, str) and text else repr(text)
+    name = show(text)
     tokens = parse_pointer(text)
     if tokens is None:
         return f"{name}: is not a valid JSON pointer (it must start with '/' and escape '~' as ~0, '/' as ~1)"

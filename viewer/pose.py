@@ -30,8 +30,11 @@ class Binding:
 
     rows: dict[str, np.ndarray]
     nodes: dict[str, np.ndarray]
-    weight_channels: tuple[tuple[int, int, int], ...]  # (row, node, width)
+    weight_channels: tuple[tuple[int, int, int, int], ...]  # (row, node, width, first weight written)
     animated: np.ndarray  # (N,) bool: node has an animated T, R or S
+    visible: tuple[np.ndarray, np.ndarray]  # rows and nodes of KHR_node_visibility channels
+    properties: tuple[tuple[int, str, int, str, int], ...]  # (row, consumer, index, field, width): materials,
+    # cameras and lights (KHR_animation_pointer)
 
 
 class Pose:
@@ -46,6 +49,12 @@ class Pose:
         self.rotation = nodes.rotation.copy()
         self.scale = nodes.scale.copy()
         self.weights = [None if w is None else w.copy() for w in nodes.weights]
+        self.own_visible = nodes.visible.copy()
+        self.visible = inherit_visibility(self.own_visible, nodes.parent)
+        """(N,) bool: KHR_node_visibility now — a node shows when it and every ancestor is visible."""
+        self.properties: dict[tuple[str, int], dict[str, np.ndarray]] = {}
+        """Animated values of materials, cameras and lights now: (consumer, index) → {field: value}, in the
+        Object Model's terms (``object_model.Property.field``); only what the clip animates is here."""
         self.local = nodes.matrix.copy()
         self.world = np.zeros_like(self.local)
         self._matrix_nodes = np.flatnonzero(nodes.has_matrix)
@@ -63,16 +72,24 @@ class Pose:
             if w is not None:
                 self.weights[i][:] = w
         self._matrix_nodes = np.flatnonzero(nodes.has_matrix)
+        self.own_visible[:] = nodes.visible
+        self.visible = inherit_visibility(self.own_visible, nodes.parent)
+        self.properties = {}
 
     def binding(self, clip: Clip) -> Binding:
         """Index arrays that route ``clip.sample`` rows to nodes (built once per clip)."""
         if clip.key not in self._bindings:
             rows: dict[str, list[int]] = {"translation": [], "rotation": [], "scale": []}
             nodes: dict[str, list[int]] = {"translation": [], "rotation": [], "scale": []}
-            weights = []
+            weights, visible, properties = [], ([], []), []
             for row, ch in enumerate(clip.channels):
-                if ch.path == "weights":
-                    weights.append((row, ch.node, ch.width))
+                if ch.consumer != "node":
+                    properties.append((row, ch.consumer, ch.index, ch.path, ch.width))
+                elif ch.path == "weights":
+                    weights.append((row, ch.node, ch.width, ch.element or 0))
+                elif ch.path == "visible":
+                    visible[0].append(row)
+                    visible[1].append(ch.node)
                 else:
                     rows[ch.path].append(row)
                     nodes[ch.path].append(ch.node)
@@ -81,7 +98,8 @@ class Pose:
                 animated[nodes[p]] = True
             self._bindings[clip.key] = Binding(
                 {p: np.array(v, dtype=np.int64) for p, v in rows.items()},
-                {p: np.array(v, dtype=np.int64) for p, v in nodes.items()}, tuple(weights), animated)
+                {p: np.array(v, dtype=np.int64) for p, v in nodes.items()}, tuple(weights), animated,
+                (np.array(visible[0], dtype=np.int64), np.array(visible[1], dtype=np.int64)), tuple(properties))
         return self._bindings[clip.key]
 
     def apply(self, clip: Clip, values: np.ndarray) -> None:
@@ -91,9 +109,14 @@ class Pose:
         for path, target in (("translation", self.translation), ("rotation", self.rotation), ("scale", self.scale)):
             if len(b.rows[path]):
                 target[b.nodes[path]] = values[b.rows[path], : target.shape[1]]
-        for row, node, width in b.weight_channels:
+        for row, node, width, first in b.weight_channels:
             if self.weights[node] is not None:
-                self.weights[node][:] = values[row, :width]
+                self.weights[node][first:first + width] = values[row, :width]
+        if len(b.visible[0]):
+            self.own_visible[b.visible[1]] = values[b.visible[0], 0] >= 0.5
+            self.visible = inherit_visibility(self.own_visible, self.scene.nodes.parent)
+        for row, consumer, index, field, width in b.properties:
+            self.properties.setdefault((consumer, index), {})[field] = values[row, :width]
         self._matrix_nodes = np.flatnonzero(self.scene.nodes.has_matrix & ~b.animated)
         self.update_world()
 
@@ -220,6 +243,20 @@ def motion_root(scene: Scene, clip: Clip) -> int | None:
         return None
     depth = scene.nodes.depth[nodes]
     return int(nodes[int(np.argmin(depth))])
+
+
+def inherit_visibility(own: np.ndarray, parent: np.ndarray) -> np.ndarray:
+    """(N,) bool: a node shows when it and all its ancestors are visible (KHR_node_visibility). Pointer
+    doubling: each pass looks twice as far up, so a chain of depth d takes log2(d) passes, not d."""
+    if own.all():
+        return own.copy()
+    hidden = ~own
+    up = parent.copy()
+    while (up >= 0).any():
+        reach = up >= 0
+        hidden[reach] |= hidden[up[reach]]
+        up[reach] = up[up[reach]]
+    return ~hidden
 
 
 def subtree(parent: np.ndarray, depth: np.ndarray, root: int) -> np.ndarray:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from viewer import math3d
+from viewer import math3d, object_model
 from viewer.animation.clip import Channel, Clip
 from viewer.animation.modes import Curve
 from viewer.errors import GltfWarning, pointer
@@ -90,6 +90,7 @@ class Nodes:
     camera: np.ndarray  # (N,) camera index or -1
     light: np.ndarray  # (N,) KHR_lights_punctual light index or -1
     weights: tuple[np.ndarray | None, ...]  # rest morph weights per node (node.weights over mesh.weights)
+    visible: np.ndarray  # (N,) bool: KHR_node_visibility's own ``visible`` (a hidden node hides its subtree)
 
     def __len__(self) -> int:
         return len(self.names)
@@ -222,7 +223,13 @@ def _nodes(src: list[dict], meshes: tuple[Mesh, ...]) -> Nodes:
         camera=np.array([node.get("camera", -1) for node in src], dtype=np.int64),
         light=node_lights(src),
         weights=tuple(weights),
+        visible=np.array([_visible(node) for node in src], dtype=bool),
     )
+
+
+def _visible(node: dict) -> bool:
+    ext = (node.get("extensions") or {}).get("KHR_node_visibility")
+    return ext.get("visible", True) if isinstance(ext, dict) else True
 
 
 def _hierarchy(src: list[dict]) -> tuple[np.ndarray, np.ndarray]:
@@ -282,16 +289,34 @@ def _clip(doc: Document, anim: dict, index: int) -> Clip:
     for ci, ch in enumerate(anim["channels"]):
         if (index, ci) in doc.ignored_channels:
             continue
+        sampler = anim["samplers"][ch["sampler"]]
         node, path = ch["target"].get("node"), ch["target"]["path"]
-        if node is None or path not in ("translation", "rotation", "scale", "weights"):
-            continue
-        channels.append(Channel(node, path, _curve(doc, anim["samplers"][ch["sampler"]], path), ch["sampler"]))
+        if path == "pointer":
+            channels.append(_pointer_channel(doc, ch, sampler))
+        elif node is not None and path in ("translation", "rotation", "scale", "weights"):
+            channels.append(Channel(node, path, _curve(doc, sampler, path == "rotation"), ch["sampler"]))
     return Clip(anim.get("name") or f"animation {index}", index, channels)
 
 
-def _curve(doc: Document, sampler: dict, path: str) -> Curve:
+def _pointer_channel(doc: Document, channel: dict, sampler: dict) -> Channel:
+    """A KHR_animation_pointer channel validation accepted: a node's TRS / weights / visibility exactly as a
+    plain channel would carry it, or a material's, camera's or light's property (node -1)."""
+    text = channel["target"]["extensions"]["KHR_animation_pointer"]["pointer"]
+    target = object_model.resolve(doc.raw, text)
+    prop = target.property
+    curve = _curve(doc, sampler, prop.consumer == "node" and prop.field == "rotation", prop.type)
+    node = target.index if prop.consumer == "node" else -1
+    return Channel(node, prop.field, curve, channel["sampler"], pointer=text, element=target.element,
+                   consumer=prop.consumer, index=target.index)
+
+
+def _curve(doc: Document, sampler: dict, rotation: bool, kind: str = "float") -> Curve:
+    """The sampler's keys as float64. ``kind`` is the Object Model type: booleans and integers step in every
+    mode, and a boolean's unsigned bytes read as 0.0 / 1.0."""
     times = np.asarray(doc.accessor(sampler["input"]), dtype=np.float64)
     out = np.asarray(doc.accessor(sampler["output"]), dtype=np.float64)
+    if kind == "bool":
+        out = (out != 0.0).astype(np.float64)
     n = times.shape[0]
     interp = sampler.get("interpolation", "LINEAR")
     cubic = interp == "CUBICSPLINE"
@@ -301,6 +326,7 @@ def _curve(doc: Document, sampler: dict, path: str) -> Curve:
         values=np.ascontiguousarray(values[:, 1 if cubic else 0]),
         in_tangents=np.ascontiguousarray(values[:, 0]) if cubic else None,
         out_tangents=np.ascontiguousarray(values[:, 2]) if cubic else None,
-        rotation=path == "rotation",
+        rotation=rotation,
         interpolation=interp,
+        discrete=kind in ("bool", "int"),
     )

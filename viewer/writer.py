@@ -184,14 +184,15 @@ class BufferWriter:
 
         Each channel dict: ``node`` (None: no target node), ``path``, ``times`` (seconds), ``values``, optional
         ``interpolation`` (omitted → LINEAR default) and ``component_type`` / ``normalized`` for quantized
-        outputs. ``share_inputs``: channels with equal key times share one input accessor.
+        outputs; or, instead of ``node`` and ``path``, a KHR_animation_pointer ``pointer`` (the output's type
+        follows the values' shape: (keys,) SCALAR, (keys, n) VECn). ``share_inputs``: channels with equal key
+        times share one input accessor.
         """
         inputs: dict[bytes, int] | None = {} if share_inputs else None
-        samplers = [self.add_sampler(ch["times"], ch["values"], ch["path"], ch.get("interpolation"),
+        samplers = [self.add_sampler(ch["times"], ch["values"], ch.get("path", "pointer"), ch.get("interpolation"),
                                      ch.get("component_type"), ch.get("normalized", False), inputs)
                     for ch in channels]
-        out = [pygltflib.AnimationChannel(sampler=k, target=pygltflib.AnimationChannelTarget(
-            node=ch.get("node"), path=ch["path"])) for k, ch in enumerate(channels)]
+        out = [pygltflib.AnimationChannel(sampler=k, target=_target(ch)) for k, ch in enumerate(channels)]
         return self.add("animations", pygltflib.Animation(name=name, channels=out, samplers=samplers))
 
     def bin_bytes(self) -> bytes:
@@ -201,6 +202,13 @@ class BufferWriter:
     def buffers(self) -> list[pygltflib.Buffer]:
         """The finished file's ``buffers``: the one buffer, without a uri (the container gives it one)."""
         return [pygltflib.Buffer(byteLength=len(self.bin_bytes()))] if self.bin else []
+
+
+def _target(channel: dict) -> pygltflib.AnimationChannelTarget:
+    if "pointer" in channel:
+        return pygltflib.AnimationChannelTarget(
+            path="pointer", extensions={"KHR_animation_pointer": {"pointer": channel["pointer"]}})
+    return pygltflib.AnimationChannelTarget(node=channel.get("node"), path=channel["path"])
 
 
 class JsonWriter(BufferWriter):

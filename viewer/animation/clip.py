@@ -14,29 +14,56 @@ import numpy as np
 
 from viewer.animation import modes
 from viewer.animation.table import ChannelTable
+from viewer.object_model import same_property
 
 PATH_WIDTH = {"translation": 3, "rotation": 4, "scale": 3}
 
 
 @dataclass(frozen=True)
 class Channel:
-    """One animated property.
+    """One animated property: a node's TRS, weights or visibility, or (through KHR_animation_pointer) a
+    material's, camera's or light's.
 
     Attributes:
-        node: glTF node index.
-        path: "translation", "rotation", "scale" or "weights".
+        node: glTF node index; -1 for a property of a material, camera or light.
+        path: for nodes "translation", "rotation", "scale", "weights" or "visible"; otherwise the Object
+            Model field (``object_model.Property.field``: "baseColorFactor", "base.offset", "yfov", …).
         curve: the sampler's keys.
         sampler: index of the sampler in its glTF animation (for the UI and error messages).
+        pointer: the KHR_animation_pointer pointer the file wrote ("" for a plain channel).
+        element: for a pointer to one morph weight (/nodes/N/weights/K), K; else None.
+        consumer, index: who uses the values — "node", "material", "camera" or "light" — and which one.
     """
 
     node: int
     path: str
     curve: modes.Curve
     sampler: int = 0
+    pointer: str = ""
+    element: int | None = None
+    consumer: str = "node"
+    index: int = -1
+
+    def __post_init__(self) -> None:
+        if self.consumer == "node" and self.index < 0:
+            object.__setattr__(self, "index", self.node)
 
     @property
     def width(self) -> int:
         return int(self.curve.values.shape[1])
+
+    def label(self, node_names: Sequence[str]) -> str:
+        """How the UI names it: ``"LeftArm · rotation"``, ``"Face · weights[2]"``, ``"material 0 · baseColorFactor"``
+        (objects by index: names may repeat, be empty or hold any character)."""
+        if self.consumer != "node":
+            return f"{self.consumer} {self.index} · {self.path}"
+        element = f"[{self.element}]" if self.element is not None else ""
+        return f"{node_names[self.node]} · {self.path}{element}"
+
+    @property
+    def key(self) -> tuple[str, int, str, int | None]:
+        """The property written, the same however the file named it (plain path or pointer)."""
+        return self.consumer, self.index, self.path, self.element
 
 
 @dataclass(frozen=True)
@@ -138,8 +165,8 @@ def combine(clips: Sequence[Clip]) -> Clip:
     taken = set()
     kept: list[list[Channel]] = []
     for clip in reversed(clips):
-        mine = [c for c in clip.channels if (c.node, c.path) not in taken]
-        taken.update((c.node, c.path) for c in mine)
+        mine = [c for c in clip.channels if not any(same_property(c.key, k) for k in taken)]
+        taken.update(c.key for c in mine)
         kept.append(mine)
     kept.reverse()
     channels, parts, start = [], [], 0

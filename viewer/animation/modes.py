@@ -29,6 +29,8 @@ class Curve:
         in_tangents, out_tangents: (n, W) per-second tangents of a CUBICSPLINE sampler, else None.
         rotation: values are quaternions [x, y, z, w].
         interpolation: the sampler's authored interpolation ("STEP", "LINEAR", "CUBICSPLINE").
+        discrete: the values are booleans or integers (KHR_animation_pointer): STEP in every mode, since a
+            comparison mode that blended them would show states the file cannot have.
     """
 
     times: np.ndarray
@@ -37,6 +39,7 @@ class Curve:
     out_tangents: np.ndarray | None
     rotation: bool
     interpolation: str
+    discrete: bool = False
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,8 @@ def resolve(mode: str, curve: Curve) -> str:
     """The concrete mode used for a curve ("authored" → the sampler's own interpolation)."""
     if mode not in MODE_TABLE and mode != "authored":
         raise ValueError(f"unknown interpolation mode {mode!r}; choose from {', '.join(MODES)}")
+    if curve.discrete:
+        return "step"
     return AUTHORED_TO_MODE[curve.interpolation] if mode == "authored" else mode
 
 

@@ -6,7 +6,10 @@ import math
 
 import numpy as np
 
+from viewer import object_model
+from viewer.animation.clip import Channel
 from viewer.cli import args as a
+from viewer.errors import pointer
 from viewer.scene import Scene
 
 NAME = "inspect"
@@ -38,13 +41,24 @@ def describe(scene: Scene) -> dict:
         "lights": _lights(scene),
         "animations": [{
             "index": clip.index, "name": clip.name, "duration": clip.duration, "keys": int(len(clip.key_times)),
-            "channels": [{
-                "node": ch.node, "node_name": nodes.names[ch.node], "path": ch.path,
-                "interpolation": ch.curve.interpolation, "keys": int(len(ch.curve.times)),
-                "start": float(ch.curve.times[0]), "end": float(ch.curve.times[-1]),
-            } for ch in clip.channels],
+            "channels": [_channel(scene, ch) for ch in clip.channels],
+            "ignored": [{"channel": pointer("animations", anim, "channels", c), "reason": why}
+                        for (anim, c), why in sorted(scene.document.ignored_channels.items()) if anim == clip.index],
         } for clip in scene.clips],
     }
+
+
+def _channel(scene: Scene, ch: Channel) -> dict:
+    """One channel: its node (None for a material, camera or light) and path, and for a KHR_animation_pointer
+    channel the pointer, what it animates and the Object Model type."""
+    node = ch.node if ch.node >= 0 else None
+    out = {"node": node, "node_name": scene.nodes.names[node] if node is not None else None, "path": ch.path,
+           "interpolation": ch.curve.interpolation, "keys": int(len(ch.curve.times)),
+           "start": float(ch.curve.times[0]), "end": float(ch.curve.times[-1])}
+    if ch.pointer:
+        resolved = object_model.resolve(scene.document.raw, ch.pointer)
+        out.update(pointer=ch.pointer, target=ch.label(scene.nodes.names), type=resolved.property.type)
+    return out
 
 
 def _lights(scene: Scene) -> list[dict]:
@@ -87,9 +101,13 @@ def table(info: dict) -> str:
     for a in info["animations"]:
         lines.append(f"  animation {a['index']} {a['name']!r}: {a['duration']:.4f} s, "
                      f"{len(a['channels'])} channels, {a['keys']} distinct key times")
-        lines.append(f"    {'node':<28} {'path':<12} {'interp':<12} {'keys':>5}  time range (s)")
+        lines.append(f"    {'node':<28} {'path':<16} {'interp':<12} {'keys':>5}  time range (s)")
         for c in a["channels"]:
-            node = f"{c['node']} {c['node_name']}"[:28]
-            lines.append(f"    {node:<28} {c['path']:<12} {c['interpolation']:<12} {c['keys']:>5}  "
+            node = (f"{c['node']} {c['node_name']}" if c["node"] is not None else c["target"].split(" · ")[0])[:28]
+            lines.append(f"    {node:<28} {c['path']:<16} {c['interpolation']:<12} {c['keys']:>5}  "
                          f"{c['start']:.4f} – {c['end']:.4f}")
+            if "pointer" in c:
+                lines.append(f"      pointer {c['pointer']} ({c['type']})")
+        for skipped in a["ignored"]:
+            lines.append(f"    ignored {skipped['channel']}: {skipped['reason']}")
     return "\n".join(lines)

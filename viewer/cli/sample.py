@@ -34,5 +34,16 @@ def run(args) -> int:
         for s in anim["samples"]:
             for node, paths in s["nodes"].items():
                 for path, v in paths.items():
-                    print(f"  t={s['t']:.4f}  node {node:>3} {path:<11} " + " ".join(f"{x: .5f}" for x in v))
+                    print(f"  t={s['t']:.4f}  node {node:>3} {path:<11} {_values(v)}")
+            for target, v in s.get("pointers", {}).items():
+                print(f"  t={s['t']:.4f}  {target} {_values(v)}")
+        for where, why in anim["ignored"].items():
+            print(f"  ignored {where}: {why}")
     return 0
+
+
+def _values(v) -> str:
+    """A sampled value as text: a vector's components, a scalar, or a visibility's true / false."""
+    if isinstance(v, bool):
+        return str(v).lower()
+    return " ".join(f"{x: .5f}" for x in (v if isinstance(v, list) else [v]))

@@ -102,5 +102,5 @@ class OverlayOffscreen(Offscreen):
 
 
 def _first_animated(clip: Clip | None) -> int | None:
-    return clip.channels[0].node if clip is not None and clip.channels else None
+    return next((ch.node for ch in clip.channels if ch.node >= 0), None) if clip is not None else None
 

@@ -33,13 +33,14 @@ class Document:
         path: the .gltf/.glb file.
         raw: the parsed JSON as plain dicts and lists, exactly as in the file (absent properties stay absent).
         gltf: the same as pygltflib objects, made on first use (validation guarantees what pygltflib does not).
-        ignored_channels: ``(animation, channel)`` pairs to skip when sampling: KHR_animation_pointer
-            channels, channels without a target node, and channels whose (node, path) a later channel
-            of the same animation repeats (the last one wins). Each was warned about.
+        ignored_channels: ``{(animation, channel): reason}`` for the channels not applied: pointers that do not
+            resolve to an animatable property (or whose output does not fit it), channels without a target
+            node, and the loser of two channels on one property (``validate_animation``). Each was warned
+            about.
     """
 
     def __init__(self, access: FileAccess, raw: dict, reader: AccessorReader,
-                 ignored_channels: frozenset[tuple[int, int]], bin_chunk: bytes | None = None) -> None:
+                 ignored_channels: dict[tuple[int, int], str], bin_chunk: bytes | None = None) -> None:
         self.access = access
         self.path = access.model
         self.raw = raw

@@ -41,6 +41,8 @@ SUPPORTED_EXTENSIONS = frozenset({
     "KHR_materials_sheen",
     "KHR_materials_transmission",
     "KHR_materials_volume",
+    "KHR_animation_pointer",  # channels resolved against the Object Model (object_model.py)
+    "KHR_node_visibility",  # nodes hidden with their subtrees, statically and animated
 })
 
 _JSON_TYPE_NAMES = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "a boolean",
@@ -66,7 +68,7 @@ def check_structure(raw: object, file: Path) -> None:
 
 
 def check_content(raw: dict, access: FileAccess, buffers: list[bytes],
-                  reader: AccessorReader) -> frozenset[tuple[int, int]]:
+                  reader: AccessorReader) -> dict[tuple[int, int], str]:
     """Check everything that needs loaded buffers or several properties at once.
 
     Args:
@@ -88,6 +90,7 @@ def check_content(raw: dict, access: FileAccess, buffers: list[bytes],
     validate_scene.check_nodes(raw, file)
     validate_scene.check_cameras(raw, file)
     validate_scene.check_lights(raw, file)
+    validate_scene.check_visibility(raw, file)
     validate_mesh.check_meshes(raw, file, reader, quantized)
     validate_scene.check_skins(raw, file, reader)
     return validate_animation.check_animations(raw, file, reader)

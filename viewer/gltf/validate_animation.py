@@ -2,15 +2,18 @@
 
 Decisions, documented here because the animation code relies on them:
 
-* A channel whose ``target.path`` is ``"pointer"`` (KHR_animation_pointer) is ignored with a
-  ``GltfWarning`` when the extension is only used; if it is *required*, ``validate`` already refused
-  the file (the extension is not supported).
+* A channel whose ``target.path`` is ``"pointer"`` (KHR_animation_pointer) is resolved against the glTF
+  Object Model (``viewer.object_model``). Whatever is wrong with it — a malformed pointer, a property that is
+  not animatable, undefined or missing, an output of the wrong type or count, a boolean or integer sampled
+  other than STEP, values that are not finite — the channel is ignored with a warning that says why, and the
+  other channels play: a file is never refused for one pointer.
 * A channel without ``target.node`` is ignored with a warning, as the spec says it should be.
-* When several channels of one animation target the same (node, path), the last one wins and the
-  earlier ones are ignored with a warning (the spec forbids the repeat; a warning keeps such files
-  viewable; "last wins" is the rule the project's issue states and ``scene.py`` follows).
+* Two channels of one animation on the same property (the spec forbids it): between two plain channels the
+  last one wins and the earlier one is ignored (the rule an earlier issue set and ``scene.py`` follows); where a
+  pointer channel is one of the two — the same pointer twice, a weights array and one of its elements, a node
+  property by pointer and by path — the later channel is the one ignored.
 
-Ignored channels are returned as ``(animation, channel)`` pairs and exposed as
+Ignored channels are returned as ``{(animation, channel): reason}`` and exposed as
 ``Document.ignored_channels``; every other channel is guaranteed valid.
 """
 from __future__ import annotations
@@ -20,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from viewer import object_model
 from viewer.errors import GltfError, GltfWarning, pointer
 from viewer.gltf.accessors import FLOAT, AccessorReader
 from viewer.gltf.validate_mesh import morph_target_count
@@ -33,32 +37,88 @@ OUTPUT_FORMATS: dict[str, tuple[str, frozenset[tuple[int, bool]]]] = {  # §3.11
     "weights": ("SCALAR", _FLOAT | _NORMALIZED),
 }
 POINTER_PATH = "pointer"  # KHR_animation_pointer
+POINTER_EXTENSION = "KHR_animation_pointer"
+
+Key = object_model.PropertyKey
 
 
-def check_animations(raw: dict, file: Path, reader: AccessorReader) -> frozenset[tuple[int, int]]:
+def check_animations(raw: dict, file: Path, reader: AccessorReader) -> dict[tuple[int, int], str]:
     """Check every sampler's input, then every channel's target and output.
 
     Returns:
-        ``(animation, channel)`` pairs that are ignored (see the module docstring).
+        ``{(animation, channel): reason}`` for the channels that are ignored (see the module docstring); each
+        was warned about.
     """
-    ignored: set[tuple[int, int]] = set()
+    ignored: dict[tuple[int, int], str] = {}
     for a, animation in enumerate(raw.get("animations", [])):
         for s, sampler in enumerate(animation["samplers"]):
             _check_input(raw, sampler["input"], ("animations", a, "samplers", s, "input"), file, reader)
-        winners: dict[tuple[int, str], int] = {}  # (node, path) → channel that animates it
+        taken: dict[Key, tuple[int, str]] = {}  # property → (channel that animates it, how it was named)
         for c, channel in enumerate(animation["channels"]):
-            if _is_ignored(raw, animation, channel, a, c, file):
-                ignored.add((a, c))
+            here = ("animations", a, "channels", c)
+            found = _target_key(raw, animation, channel, a, c, file, reader)
+            if isinstance(found, str):
+                ignored[(a, c)] = found
+                _warn(file, here, found)
                 continue
-            key = (channel["target"]["node"], channel["target"]["path"])
-            if key in winners:
-                earlier = winners[key]
-                ignored.add((a, earlier))
-                _warn(file, ("animations", a, "channels", earlier), f"targets (node {key[0]}, {key[1]}) like the "
-                      f"later channel {c}, which wins")
-            winners[key] = c
-            _check_output(raw, animation, channel, a, file, reader)
-    return frozenset(ignored)
+            key, name = found
+            clash = next(((k, v) for k, v in taken.items() if object_model.same_property(k, key)), None)
+            if clash is None:
+                taken[key] = (c, name)
+                continue
+            (other_key, (earlier, other_name)) = clash
+            via_pointer = name.startswith("/") or other_name.startswith("/")
+            if via_pointer:  # the second channel on a property is not applied
+                reason = f"{name}: channel {earlier} of this animation already animates {other_name}"
+                ignored[(a, c)] = reason
+                _warn(file, here, reason)
+                continue
+            reason = f"targets {other_name} like the later channel {c}, which wins"
+            ignored[(a, earlier)] = reason
+            _warn(file, ("animations", a, "channels", earlier), reason)
+            del taken[other_key]
+            taken[key] = (c, name)
+    return ignored
+
+
+def _target_key(raw: dict, animation: dict, channel: dict, a: int, c: int, file: Path,
+                reader: AccessorReader) -> tuple[Key, str] | str:
+    """What the channel animates and how to name it (a JSON pointer for pointer channels, "(node N, path)"
+    for plain ones), or why it is ignored. Raises ``GltfError`` for a plain channel that breaks the spec."""
+    if _is_ignored(raw, animation, channel, a, c, file):
+        return "has no target node"
+    target = channel["target"]
+    if target["path"] == POINTER_PATH:
+        return _pointer_key(raw, animation, channel, reader)
+    _check_output(raw, animation, channel, a, file, reader)
+    return ("node", target["node"], target["path"], None), f"(node {target['node']}, {target['path']})"
+
+
+def _pointer_key(raw: dict, animation: dict, channel: dict, reader: AccessorReader) -> tuple[Key, str] | str:
+    """A KHR_animation_pointer channel resolved, its output checked; or the one line why it is not applied."""
+    target = channel["target"]
+    extension = (target.get("extensions") or {}).get(POINTER_EXTENSION)
+    text = extension.get("pointer") if isinstance(extension, dict) else None
+    if not isinstance(text, str):
+        return f"target path is \"pointer\" but its {POINTER_EXTENSION} extension gives no pointer string"
+    if "node" in target:
+        return f"{object_model.show(text)}: a pointer target must not also name a node (target.node is set)"
+    resolved = object_model.resolve(raw, text)
+    if isinstance(resolved, str):
+        return resolved
+    sampler = animation["samplers"][channel["sampler"]]
+    o = sampler["output"]
+    keys = raw["accessors"][sampler["input"]]["count"]
+    reason = object_model.check_output(resolved, raw["accessors"][o], sampler.get("interpolation", "LINEAR"), keys)
+    if reason is not None:
+        return reason
+    values = np.asarray(reader.read(o))
+    if values.dtype.kind == "f":
+        bad = np.flatnonzero(~np.isfinite(values.reshape(len(values), -1)).all(axis=1))
+        if bad.size:
+            return f"{object_model.show(text)}: output accessor {o} value {bad[0]} is not finite"
+    p = resolved.property
+    return (p.consumer, resolved.index, p.field, resolved.element), text
 
 
 def _check_input(raw: dict, a: int, where: tuple, file: Path, reader: AccessorReader) -> None:
@@ -92,13 +152,11 @@ def _is_ignored(raw: dict, animation: dict, channel: dict, a: int, c: int, file:
     target = channel["target"]
     path = target["path"]
     if path == POINTER_PATH:
-        _warn(file, here, "targets a KHR_animation_pointer, which is not supported")
-        return True
+        return False  # resolved by _pointer_key
     if path not in OUTPUT_FORMATS:
         raise GltfError(file, pointer(*here, "target", "path"),
                         f"target path {path!r} is not one of {', '.join(OUTPUT_FORMATS)}")
     if "node" not in target:
-        _warn(file, here, "has no target node")
         return True
     node = raw["nodes"][target["node"]]
     if "matrix" in node and path != "weights":
@@ -141,5 +199,5 @@ def _check_output(raw: dict, animation: dict, channel: dict, a: int, file: Path,
         raise GltfError(file, where, f"output accessor {o} value {bad[0]} is not finite: {values[bad[0]].tolist()}")
 
 
-def _warn(file: Path, here: tuple, what: str) -> None:
-    warnings.warn(f"{file}:{pointer(*here)}: channel {what}; it is ignored", GltfWarning, stacklevel=5)
+def _warn(file: Path, here: tuple, why: str) -> None:
+    warnings.warn(f"{file}:{pointer(*here)}: channel ignored: {why}", GltfWarning, stacklevel=5)

@@ -181,3 +181,16 @@ def _check_joint_indices(raw: dict, file: Path, reader: AccessorReader) -> None:
                     raise GltfError(file, pointer("meshes", node["mesh"], "primitives", p, "attributes", name),
                                     f"vertex {vertex} has joint index {int(values[vertex].max())} but skin "
                                     f"{node['skin']} (used by node {n}) has {joint_count} joints")
+
+
+def check_visibility(raw: dict, file: Path) -> None:
+    """KHR_node_visibility's ``visible`` is a boolean (a number would read as a silent true or false)."""
+    for i, node in enumerate(raw.get("nodes", [])):
+        ext = (node.get("extensions") or {}).get("KHR_node_visibility")
+        if ext is None:
+            continue
+        where = ("nodes", i, "extensions", "KHR_node_visibility")
+        if not isinstance(ext, dict):
+            raise GltfError(file, pointer(*where), "KHR_node_visibility must be an object")
+        if "visible" in ext and not isinstance(ext["visible"], bool):
+            raise GltfError(file, pointer(*where, "visible"), f"visible must be true or false, got {ext['visible']!r}")

@@ -117,11 +117,14 @@ def _channel_row(state: ViewerState, lay: tl.Layout, row, i: int, y: float, widt
     color = (*mode_rgb255(AUTHORED_TO_MODE[ch.curve.interpolation]), 255)
     imgui.set_cursor_screen_pos(imgui.ImVec2(2 * tl.PAD, y))
     if imgui.invisible_button(f"##label{c}", imgui.ImVec2(tl.LABEL_W - 3 * tl.PAD, tl.ROW_H)):
-        state.select_node(ch.node)
+        if ch.node >= 0:
+            state.select_node(ch.node)
     flagged = bool(seams.flagged[c])
     if imgui.is_item_hovered():
-        imgui.set_tooltip(f"{row.label}\n{ch.curve.interpolation}, {len(ch.curve.times)} keys, "
-                          f"clip {clip.parts[row.part].name}\nloop {seams.text(c)}\nclick: select the node")
+        target = f"\n{ch.pointer}" if ch.pointer else ""
+        click = "\nclick: select the node" if ch.node >= 0 else ""
+        imgui.set_tooltip(f"{row.label}{target}\n{ch.curve.interpolation}, {len(ch.curve.times)} keys, "
+                          f"clip {clip.parts[row.part].name}\nloop {seams.text(c)}{click}")
     label_w = tl.LABEL_W - 5 * tl.PAD - (12 if flagged else 0)
     dl.add_text(imgui.ImVec2(3 * tl.PAD, y + 2), col(color), fit(row.label, label_w))
     if flagged:

@@ -28,9 +28,8 @@ class Row:
 
 
 def channel_label(names: Sequence[str], clip: Clip, channel: int) -> str:
-    """``"LeftArm · rotation"``: the target node's name and the animated path."""
-    ch = clip.channels[channel]
-    return f"{names[ch.node]} · {ch.path}"
+    """``"LeftArm · rotation"``: the target node's name and the animated path (``Channel.label``)."""
+    return clip.channels[channel].label(names)
 
 
 def dope_rows(clip: Clip | None, names: Sequence[str], text: str = "", selected_only: bool = False,

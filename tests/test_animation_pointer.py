@@ -1,0 +1,159 @@
+"""KHR_animation_pointer channels: loaded into the same packed tables as TRS, sampled in every mode, posed onto
+nodes, materials, cameras and lights, reported by ``sample --json`` and ``inspect``; bad pointers are set aside
+with their reason while the rest plays. Files are built here; expected values come from the spec's formulas,
+written out below, not from the code under test."""
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from gltf_builder import GltfBuilder
+from viewer.cli import main
+from viewer.pose import Pose
+from viewer.sampling import sample_animations
+from viewer.scene import load
+
+QUAD = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]], np.float32)
+BASE = "/materials/0/pbrMetallicRoughness/baseColorFactor"
+
+
+def _scene_file(tmp_path, channels, name="p.gltf", extra=None):
+    """Node 0: a quad with material 0 (and a light, KHR_lights_punctual spot 0); node 1: a morphed quad (2
+    targets), child of node 0; node 2: perspective camera 0 (with zfar); node 3: orthographic camera 1."""
+    b = GltfBuilder()
+    b.doc["materials"] = [{"pbrMetallicRoughness": {"baseColorFactor": [1, 1, 1, 1], "metallicFactor": 0.5},
+                           "emissiveFactor": [0, 0, 0]}]
+    b.doc["cameras"] = [{"type": "perspective", "perspective": {"yfov": 0.8, "znear": 0.1, "zfar": 100}},
+                        {"type": "orthographic", "orthographic": {"xmag": 2, "ymag": 1, "znear": 0.1, "zfar": 50}}]
+    b.doc["extensions"] = {"KHR_lights_punctual": {"lights": [
+        {"type": "spot", "intensity": 5, "spot": {"innerConeAngle": 0.1, "outerConeAngle": 0.5}}]}}
+    b.doc["extensionsUsed"] = ["KHR_animation_pointer", "KHR_lights_punctual", "KHR_node_visibility"]
+    mesh = b.add_mesh(positions=QUAD, indices=[0, 1, 2, 2, 1, 3])
+    b.doc["meshes"][mesh]["primitives"][0]["material"] = 0
+    morph = b.add_mesh(positions=QUAD, indices=[0, 1, 2, 2, 1, 3], targets=[QUAD * 0.5, QUAD * -0.5],
+                       weights=[0.25, 0.5])
+    b.add_node(name="quad.with.dots", mesh=mesh, children=[1],
+               extensions={"KHR_lights_punctual": {"light": 0}, "KHR_node_visibility": {}})
+    b.add_node(mesh=morph)  # unnamed
+    b.add_node(camera=0, translation=[0, 0, 5])
+    b.add_node(camera=1, translation=[0, 0, 6])
+    b.add_scene([0, 2, 3])
+    b.add_animation(channels, name="pointers")
+    for key, value in (extra or {}).items():
+        b.doc[key] = value
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    return b.write_gltf(tmp_path, name)
+
+
+def _lerp(a, b, u):
+    return (1 - u) * np.asarray(a, float) + u * np.asarray(b, float)
+
+
+def _hermite(p0, m0, p1, m1, u, dt):
+    """Appendix C's cubic Hermite spline, tangents scaled by the keyframe interval."""
+    u2, u3 = u * u, u * u * u
+    return ((2 * u3 - 3 * u2 + 1) * np.asarray(p0, float) + (u3 - 2 * u2 + u) * dt * np.asarray(m0, float)
+            + (-2 * u3 + 3 * u2) * np.asarray(p1, float) + (u3 - u2) * dt * np.asarray(m1, float))
+
+
+def test_material_colour_linear_matches_the_spec_formula(tmp_path):
+    colours = [[1, 0, 0, 1], [0, 0, 1, 0.5], [0, 1, 0, 1]]
+    path = _scene_file(tmp_path, [dict(pointer=BASE, times=[0, 1, 3], values=colours)])
+    scene = load(path)
+    clip = scene.clips[0]
+    (ch,) = clip.channels
+    assert (ch.node, ch.consumer, ch.index, ch.path, ch.pointer) == (-1, "material", 0, "baseColorFactor", BASE)
+    for t, want in ((-1.0, colours[0]), (0.0, colours[0]), (0.5, _lerp(colours[0], colours[1], 0.5)),
+                    (1.0, colours[1]), (2.2, _lerp(colours[1], colours[2], 0.6)), (3.0, colours[2]),
+                    (9.0, colours[2])):
+        np.testing.assert_allclose(clip.sample(t)[0, :4], want, atol=1e-7)
+        pose = Pose(scene)
+        pose.set_time(clip, t)
+        np.testing.assert_allclose(pose.properties[("material", 0)]["baseColorFactor"], want, atol=1e-7)
+
+
+def test_camera_yfov_cubicspline_and_discrete_visibility(tmp_path):
+    # CUBICSPLINE triplets (in-tangent, value, out-tangent) per key
+    yfov = [[0.0], [0.5], [0.3], [-0.2], [1.0], [0.0]]
+    channels = [dict(pointer="/cameras/0/perspective/yfov", interpolation="CUBICSPLINE", times=[0, 2],
+                     values=np.array(yfov, np.float32).reshape(-1)),
+                dict(pointer="/nodes/0/extensions/KHR_node_visibility/visible", interpolation="STEP",
+                     times=[0, 1, 2], values=np.array([1, 0, 1], np.uint8), component_type=5121)]
+    scene = load(_scene_file(tmp_path, channels))
+    clip = scene.clips[0]
+    fov, visible = clip.channels
+    assert (fov.consumer, fov.path) == ("camera", "yfov") and (visible.node, visible.path) == (0, "visible")
+    for t in (0.0, 0.5, 1.3, 2.0, 5.0):
+        u = min(max(t / 2.0, 0.0), 1.0)
+        np.testing.assert_allclose(clip.sample(t)[0, 0], _hermite(0.5, 0.3, 1.0, -0.2, u, 2.0), atol=1e-6)
+    pose = Pose(scene)
+    for t, shown in ((0.0, True), (0.99, True), (1.0, False), (1.5, False), (2.0, True)):
+        for mode in ("authored", "linear", "catmull-rom", "cubic-zero"):  # booleans step in every mode
+            pose.set_time(clip, t, mode)
+            assert pose.own_visible[0] == shown and pose.visible[1] == shown, (t, mode)  # node 1 inherits
+            assert pose.visible[2]
+
+
+def test_pointer_trs_equals_the_plain_channel(tmp_path):
+    quarter = [0, 0, math.sqrt(0.5), math.sqrt(0.5)]
+    keys = dict(times=[0, 1, 2.5], interpolation="LINEAR")
+    trs = {"translation": [[0, 0, 0], [1, 2, 3], [-1, 0, 4]], "rotation": [[0, 0, 0, 1], quarter, [1, 0, 0, 0]],
+           "scale": [[1, 1, 1], [2, 3, 4], [0.5, 0.5, 0.5]]}
+    plain = load(_scene_file(tmp_path / "a", [dict(node=0, path=p, values=v, **keys) for p, v in trs.items()]))
+    pointed = load(_scene_file(tmp_path / "b", [dict(pointer=f"/nodes/0/{p}", values=v, **keys)
+                                                for p, v in trs.items()]))
+    times = np.linspace(-0.5, 3.0, 29)
+    for mode in ("authored", "step", "linear", "cubicspline", "catmull-rom", "cubic-zero"):
+        a = Pose(plain).world_at(plain.clips[0], times, mode)
+        b = Pose(pointed).world_at(pointed.clips[0], times, mode)
+        np.testing.assert_allclose(b, a, atol=1e-9, rtol=0)
+
+
+def test_one_weight_by_pointer_leaves_the_others_at_rest(tmp_path):
+    channels = [dict(pointer="/nodes/1/weights/1", times=[0, 1], values=[0.0, 1.0])]
+    scene = load(_scene_file(tmp_path, channels))
+    pose = Pose(scene)
+    pose.set_time(scene.clips[0], 0.25)
+    np.testing.assert_allclose(pose.node_weights(1), [0.25, 0.25])  # element 0 rests at the mesh's 0.25
+    report = sample_animations(scene, times=[0.25])["animations"][0]
+    assert report["samples"][0]["nodes"] == {"1": {"weights": [0.25, 0.25]}}
+
+
+def test_bad_pointers_are_ignored_with_reasons_and_the_rest_plays(tmp_path, capsys):
+    good = dict(pointer=BASE, times=[0, 1], values=[[1, 0, 0, 1], [0, 1, 0, 1]])
+    bad = [
+        dict(pointer="/materials/7/pbrMetallicRoughness/baseColorFactor", times=[0, 1], values=[[1, 1, 1, 1]] * 2),
+        dict(pointer="/nodes/0/mesh", times=[0, 1], values=[0.0, 1.0]),
+        dict(pointer="/cameras/1/perspective/yfov", times=[0, 1], values=[0.1, 0.2]),
+        dict(pointer="/materials/0/emissiveFactor", times=[0, 1], values=[0.5, 0.5]),  # SCALAR for a float3
+        dict(pointer="/nodes/0/extensions/KHR_node_visibility/visible", interpolation="LINEAR", times=[0, 1],
+             values=np.array([1, 0], np.uint8), component_type=5121),
+        dict(pointer=BASE, times=[0, 1], values=[[0, 0, 0, 1]] * 2),  # a second channel on the same colour
+        dict(pointer="/meshes/1/weights", times=[0, 1], values=[0.0, 0.0, 1.0, 1.0]),
+    ]
+    with pytest.warns(Warning):
+        scene = load(_scene_file(tmp_path, [good] + bad))
+    clip = scene.clips[0]
+    assert [ch.pointer for ch in clip.channels] == [BASE]
+    ignored = scene.document.ignored_channels
+    assert sorted(ignored) == [(0, k) for k in range(1, 8)]
+    for (_, c), word in zip(sorted(ignored), ("does not exist", "not animatable", "perspective", "VEC3", "STEP",
+                                               "already animates", "2026")):
+        assert word in ignored[(0, c)], (c, ignored[(0, c)])
+        assert bad[c - 1]["pointer"] in ignored[(0, c)] or c == 6
+    code = main(["sample", str(tmp_path / "p.gltf"), "--json", "--times", "0.5"])
+    out = json.loads(capsys.readouterr().out)["animations"][0]
+    assert code == 0
+    assert out["samples"][0]["pointers"] == {BASE: [0.5, 0.5, 0.0, 1.0]}
+    assert set(out["ignored"]) == {f"/animations/0/channels/{k}" for k in range(1, 8)}
+    code = main(["inspect", str(tmp_path / "p.gltf"), "--json"])
+    info = json.loads(capsys.readouterr().out)["animations"][0]
+    assert info["channels"][0]["pointer"] == BASE and info["channels"][0]["type"] == "float4"
+    assert info["channels"][0]["target"] == "material 0 · baseColorFactor" and info["channels"][0]["node"] is None
+    assert [i["channel"] for i in info["ignored"]] == [f"/animations/0/channels/{k}" for k in range(1, 8)]
+    main(["inspect", str(tmp_path / "p.gltf")])
+    text = capsys.readouterr().out
+    assert f"pointer {BASE} (float4)" in text and "ignored /animations/0/channels/2:" in text
