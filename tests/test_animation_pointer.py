@@ -157,3 +157,20 @@ def test_bad_pointers_are_ignored_with_reasons_and_the_rest_plays(tmp_path, caps
     main(["inspect", str(tmp_path / "p.gltf")])
     text = capsys.readouterr().out
     assert f"pointer {BASE} (float4)" in text and "ignored /animations/0/channels/2:" in text
+
+
+def test_bake_resamples_pointer_channels_and_keeps_booleans(tmp_path):
+    from viewer.bake import bake_file
+
+    channels = [dict(pointer=BASE, times=[0, 1, 2], values=[[1, 0, 0, 1], [0, 0, 1, 1], [0, 1, 0, 1]]),
+                dict(pointer="/cameras/0/perspective/yfov", times=[0, 2], values=[0.5, 1.0]),
+                dict(pointer="/nodes/1/weights/1", times=[0, 2], values=[0.0, 1.0]),
+                dict(pointer="/nodes/0/extensions/KHR_node_visibility/visible", interpolation="STEP", times=[0, 1],
+                     values=np.array([1, 0], np.uint8), component_type=5121)]
+    scene = load(_scene_file(tmp_path, channels))
+    out = bake_file(scene, tmp_path / "baked.glb", "catmull-rom", fps=10).path
+    baked = load(out)
+    assert baked.document.ignored_channels == {}
+    assert [ch.pointer for ch in baked.clips[0].channels] == [ch.pointer for ch in scene.clips[0].channels]
+    times = np.linspace(0, 2, 21)
+    np.testing.assert_allclose(baked.clips[0].sample(times), scene.clips[0].sample(times, "catmull-rom"), atol=1e-6)

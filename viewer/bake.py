@@ -170,24 +170,29 @@ def copy_document(doc: Document) -> writer.JsonWriter:
 
 def replace_samplers(w: writer.JsonWriter, index: int, clip: Clip, baked: list[BakedChannel],
                      ignored: dict[tuple[int, int], str]) -> None:
-    """Point animation ``index``'s channels at new samplers holding ``baked`` (channels the clip skips keep theirs)."""
+    """Point animation ``index``'s channels at new samplers holding ``baked``. Channels the clip skips keep
+    theirs, and so do booleans and integers (KHR_animation_pointer): they step in every mode, so baking would
+    change nothing but their accessor's type."""
     anim = w.doc["animations"][index]
-    position = {(ch.node, ch.path): k for k, ch in enumerate(clip.channels)}
+    position = {ch.pointer or (ch.node, ch.path): k for k, ch in enumerate(clip.channels)}
     samplers: list[dict] = []
     kept: dict[int, int] = {}
     inputs: dict[bytes, int] = {}
     for ci, channel in enumerate(anim["channels"]):
         target = channel["target"]
-        k = position.get((target.get("node"), target["path"]))
-        if (index, ci) in ignored or k is None:
+        via = target.get("extensions", {}).get("KHR_animation_pointer", {}).get("pointer")
+        k = position.get(via if target["path"] == "pointer" else (target.get("node"), target["path"]))
+        if (index, ci) in ignored or k is None or clip.channels[k].curve.discrete:
             if channel["sampler"] not in kept:
                 kept[channel["sampler"]] = len(samplers)
                 samplers.append(anim["samplers"][channel["sampler"]])
             channel["sampler"] = kept[channel["sampler"]]
             continue
-        b = baked[k]
+        b, ch = baked[k], clip.channels[k]
+        values = b.values.reshape(-1) if target["path"] == "pointer" and (ch.width == 1 or ch.path == "weights") \
+            else b.values  # a pointer's SCALAR output (a float, or a weights array) is one value per element
         channel["sampler"] = len(samplers)
-        samplers.append(writer.as_json(w.add_sampler(b.times, b.values, target["path"], b.interpolation,
+        samplers.append(writer.as_json(w.add_sampler(b.times, values, target["path"], b.interpolation,
                                                      inputs=inputs)))
     anim["samplers"] = samplers
 
