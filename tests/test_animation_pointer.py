@@ -174,3 +174,56 @@ def test_bake_resamples_pointer_channels_and_keeps_booleans(tmp_path):
     assert [ch.pointer for ch in baked.clips[0].channels] == [ch.pointer for ch in scene.clips[0].channels]
     times = np.linspace(0, 2, 21)
     np.testing.assert_allclose(baked.clips[0].sample(times), scene.clips[0].sample(times, "catmull-rom"), atol=1e-6)
+
+
+class _Pose:
+    """Just the animated values a consumer reads (``Pose.properties``)."""
+
+    def __init__(self, properties):
+        self.properties = properties
+
+
+def test_material_uniforms_take_the_animated_values_through_the_file_s_rules():
+    from viewer.render.animated_material import material_uniforms
+    from viewer.render.materials import Material, TextureSlot, material_factors, texture_transform
+
+    source = {"emissiveFactor": [1, 0.5, 0], "pbrMetallicRoughness": {"baseColorFactor": [1, 1, 1, 1]},
+              "extensions": {"KHR_materials_emissive_strength": {"emissiveStrength": 2.0}},
+              "normalTexture": {"index": 0, "extensions": {"KHR_texture_transform": {"scale": [2, 2]}}}}
+    slot = TextureSlot(None, 0, texture_transform({"scale": [2, 2]}), (False, False))
+    material = Material(**material_factors(source), slots={"normal": slot}, source=source)
+    assert material_uniforms(material, 0, _Pose({})) == material.uniforms()
+    fields = {"baseColorFactor": np.array([0.2, 0.4, 0.6, 1.0]), "emissiveStrength": np.array([4.0]),
+              "normal.offset": np.array([0.25, 0.5]), "metallicFactor": np.array([0.3])}
+    u = dict(material_uniforms(material, 0, _Pose({("material", 0): fields})))
+    np.testing.assert_allclose(u["u_base_color"], [0.2, 0.4, 0.6, 1.0])
+    np.testing.assert_allclose(u["u_emissive"], [4.0, 2.0, 0.0])  # the file's factor × the animated strength
+    np.testing.assert_allclose(u["u_metallic"], 0.3)
+    # offset animated, the file's scale kept: column-major T(offset)·S(scale)
+    np.testing.assert_allclose(u["u_normal_uv"], [2, 0, 0, 0, 2, 0, 0.25, 0.5, 1])
+    assert material.source["extensions"]["KHR_materials_emissive_strength"]["emissiveStrength"] == 2.0  # untouched
+    assert dict(material_uniforms(material, 1, _Pose({("material", 0): fields})))["u_metallic"] == 1.0
+
+
+def test_camera_and_lights_take_animated_values_and_visibility(tmp_path):
+    from viewer.lights import world_lights
+    from viewer.render.camera import gltf_camera
+
+    scene = load(_scene_file(tmp_path, [dict(pointer=BASE, times=[0, 1], values=[[1, 1, 1, 1]] * 2)]))
+    pose = Pose(scene)
+    camera = gltf_camera(scene, 0)
+    pose.properties = {("camera", 0): {"yfov": np.array([0.25]), "zfar": np.array([10.0])}}
+    now = camera.now(pose)
+    assert (now.yfov, now.zfar, now.znear) == (0.25, 10.0, 0.1)
+    _, proj = camera.matrices(pose, 1.0)
+    assert proj[1, 1] == pytest.approx(1.0 / math.tan(0.125))  # the spec's perspective matrix with the new yfov
+    base = world_lights(scene, pose.world)
+    pose.properties = {("light", 0): {"color": np.array([1.0, 0.5, 0.0]), "intensity": np.array([2.0]),
+                                      "outerConeAngle": np.array([0.05]), "innerConeAngle": np.array([0.3])}}
+    lit = world_lights(scene, pose.world, pose.properties, pose.visible)
+    np.testing.assert_allclose(base.radiance[0], [5.0, 5.0, 5.0])
+    np.testing.assert_allclose(lit.radiance[0], [2.0, 1.0, 0.0])
+    assert lit.cos_inner[0] > lit.cos_outer[0] == pytest.approx(math.cos(0.05))  # inner clamped below outer
+    hidden = pose.visible.copy()
+    hidden[0] = False
+    assert (world_lights(scene, pose.world, None, hidden).radiance[0] == 0).all()

@@ -13,7 +13,7 @@ whose world matrix is singular or not finite looks down -Z from where it can (ne
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -113,18 +113,32 @@ class OrbitCamera:
         return self.view(), self.projection(aspect)
 
 
+# Object Model field (object_model.py) → ``scene.Camera`` attribute
+CAMERA_FIELDS = {"yfov": "yfov", "aspectRatio": "aspect", "znear": "znear", "zfar": "zfar", "xmag": "xmag",
+                 "ymag": "ymag"}
+
+
 @dataclass
 class GltfCamera:
     """A camera of the file, seen from the node that carries it (its world matrix now, scale removed).
 
-    The viewport's aspect ratio is used rather than ``aspectRatio`` so the picture is never stretched.
+    The viewport's aspect ratio is used rather than ``aspectRatio`` so the picture is never stretched. What a
+    KHR_animation_pointer channel animates (yfov, planes, magnifications) replaces the file's value each frame.
     """
 
     camera: Camera
     node: int
+    index: int = -1  # the glTF camera, whose animated values ``Pose.properties`` holds
 
     def matrices(self, pose: Pose, aspect: float) -> tuple[np.ndarray, np.ndarray]:
-        return camera_view(pose.world[self.node]), safe_projection(self.camera, aspect)
+        return camera_view(pose.world[self.node]), safe_projection(self.now(pose), aspect)
+
+    def now(self, pose: Pose | None) -> Camera:
+        """The camera with this frame's animated values."""
+        fields = pose.properties.get(("camera", self.index)) if pose is not None else None
+        if not fields:
+            return self.camera
+        return replace(self.camera, **{CAMERA_FIELDS[k]: float(v[0]) for k, v in fields.items() if k in CAMERA_FIELDS})
 
 
 def camera_view(world: np.ndarray) -> np.ndarray:
@@ -183,7 +197,7 @@ def gltf_camera(scene: Scene, index: int) -> GltfCamera:
     nodes = np.flatnonzero(scene.nodes.camera == index)
     if not len(nodes):
         raise ValueError(f"camera {index} is not placed on any node")
-    return GltfCamera(scene.cameras[index], int(nodes[0]))
+    return GltfCamera(scene.cameras[index], int(nodes[0]), index)
 
 
 def eye_position(view: np.ndarray) -> np.ndarray:

@@ -34,6 +34,7 @@ import numpy as np
 from viewer.pose import Pose
 from viewer.render.gpu_mesh import GpuPrimitive
 from viewer.render.limits import F32_MAX
+from viewer.render.animated_material import material_uniforms
 from viewer.render.shaders import set_uniform
 
 MIN_INSTANCES = 8  # fewer items of a primitive: the per-item path (read when a Renderer is made)
@@ -80,7 +81,7 @@ class Instancing:
 
     def prepare(self, pose: Pose) -> list[Run]:
         """Write this frame's instance matrices (one buffer write) and return the draws that show them."""
-        kept = [nodes[pose.drawable[nodes]] for _, nodes in self.groups]
+        kept = [nodes[pose.drawable[nodes] & pose.visible[nodes]] for _, nodes in self.groups]
         if not sum(len(k) for k in kept):
             return []
         world = pose.world[np.concatenate(kept)]  # (n, 4, 4) float64, every entry within float32 range
@@ -116,7 +117,7 @@ class Instancing:
             if run.weights is not None:
                 set_uniform(u, "u_morph_weights", run.weights)
                 set_uniform(u, "u_morph_vertex_count", prim.morph.vertex_count)
-            for name, value in prim.material.uniforms():
+            for name, value in material_uniforms(prim.material, prim.source.material, pose):
                 set_uniform(u, name, value)
             prim.bind_textures()
             # single-sided triangles: always cull back faces (glTF 2.0 §3.9.5); double-sided: never

@@ -46,9 +46,10 @@ def studio_lights(view: np.ndarray) -> dict[str, object]:
     return packed([0], [[0.0, 0.0, 0.0]], [-toward], [STUDIO_KEY], [0.0], [1.0], [0.0])
 
 
-def file_lights(scene, world: np.ndarray) -> dict[str, object]:
-    """The file's lights at the pose whose node world matrices are ``world``."""
-    lights = world_lights(scene, world)
+def file_lights(scene, pose) -> dict[str, object]:
+    """The file's lights at ``pose``: placed by its world matrices, with its animated colours, intensities,
+    ranges and cones, dark on hidden nodes."""
+    lights = world_lights(scene, pose.world, pose.properties, pose.visible)
     n = len(lights.kind)
     if n > MAX_LIGHTS:
         scene.warn_once("/extensions/KHR_lights_punctual/lights",

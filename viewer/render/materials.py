@@ -77,6 +77,7 @@ class Material:
     transmission: float | None = None
     volume: tuple[float, float, float, float, float] | None = None  # attenuation colour, distance (0: ∞), thickness
     slots: dict[str, TextureSlot] = field(default_factory=dict)
+    source: dict = field(default_factory=dict, compare=False, repr=False)  # the material's JSON in the file
 
     def uv_sets(self) -> set[int]:
         """The TEXCOORD sets this material's textures read."""
@@ -134,7 +135,8 @@ class Material:
 DEFAULT_MATERIAL = Material()  # glTF 2.0 §3.9.6: the default material when a primitive names none
 
 
-def _dig(obj: dict, path: tuple[str, ...]):
+def dig(obj: dict, path: tuple[str, ...]):
+    """The value at ``path`` inside nested dicts, None where a key is missing."""
     for key in path:
         if not isinstance(obj, dict) or key not in obj:
             return None
@@ -161,47 +163,14 @@ class MaterialLibrary:
         return DEFAULT_MATERIAL if index is None else self.materials[index]
 
     def _material(self, index: int, m: dict) -> Material:
-        pbr = m.get("pbrMetallicRoughness", {})
-        ext = m.get("extensions", {})
-        strength = float(ext.get("KHR_materials_emissive_strength", {}).get("emissiveStrength", 1.0))
         slots = {}
         for name, (path, srgb) in SLOTS.items():
-            info = _dig(m, path)
+            info = dig(m, path)
             if info is not None:
                 slot = self._slot(info, srgb)
                 if slot is not None:
                     slots[name] = slot
-        clearcoat = sheen = transmission = volume = None
-        if "KHR_materials_clearcoat" in ext:
-            c = ext["KHR_materials_clearcoat"]
-            clearcoat = (float(c.get("clearcoatFactor", 0.0)), float(c.get("clearcoatRoughnessFactor", 0.0)),
-                         float(c.get("clearcoatNormalTexture", {}).get("scale", 1.0)))
-        if "KHR_materials_sheen" in ext:
-            sh = ext["KHR_materials_sheen"]
-            sheen = (*_floats(sh.get("sheenColorFactor"), (0.0, 0.0, 0.0)), float(sh.get("sheenRoughnessFactor", 0.0)))
-        if "KHR_materials_transmission" in ext:
-            transmission = float(ext["KHR_materials_transmission"].get("transmissionFactor", 0.0))
-            if "KHR_materials_volume" in ext:
-                v = ext["KHR_materials_volume"]
-                volume = (*_floats(v.get("attenuationColor"), (1.0, 1.0, 1.0)),
-                          float(v.get("attenuationDistance", 0.0)), float(v.get("thicknessFactor", 0.0)))
-        spec = ext.get("KHR_materials_specular", {})
-        ior = float(ext.get("KHR_materials_ior", {}).get("ior", 1.5))
-        return Material(
-            base_color=_floats(pbr.get("baseColorFactor"), (1.0, 1.0, 1.0, 1.0)),
-            metallic=float(pbr.get("metallicFactor", 1.0)),
-            roughness=float(pbr.get("roughnessFactor", 1.0)),
-            emissive=tuple(strength * x for x in _floats(m.get("emissiveFactor"), (0.0, 0.0, 0.0))),
-            alpha_mode=m.get("alphaMode", "OPAQUE"),
-            alpha_cutoff=float(m.get("alphaCutoff", 0.5)),
-            double_sided=bool(m.get("doubleSided", False)),
-            unlit="KHR_materials_unlit" in ext,
-            normal_scale=float(m.get("normalTexture", {}).get("scale", 1.0)),
-            occlusion_strength=float(m.get("occlusionTexture", {}).get("strength", 1.0)),
-            ior=ior if ior >= 1.0 else 1e6,  # ior 0 is the extension's "infinitely dense": a perfect mirror F0 = 1
-            specular=(*_floats(spec.get("specularColorFactor"), (1.0, 1.0, 1.0)), float(spec.get("specularFactor", 1.0))),
-            clearcoat=clearcoat, sheen=sheen, transmission=transmission, volume=volume, slots=slots,
-        )
+        return Material(**material_factors(m), slots=slots, source=m)
 
     def _slot(self, info: dict, srgb: bool) -> TextureSlot | None:
         """The texture of a textureInfo, its coordinates and transform (None: nothing to draw with)."""
@@ -257,6 +226,45 @@ class MaterialLibrary:
         for tex in self._textures.values():
             tex.release()
         self._textures.clear()
+
+
+def material_factors(m: dict) -> dict[str, object]:
+    """The ``Material`` fields a glTF material's JSON sets, textures aside: one reading for the file's values
+    and for the values an animation (KHR_animation_pointer) writes into a copy of it."""
+    pbr = m.get("pbrMetallicRoughness", {})
+    ext = m.get("extensions", {})
+    strength = float(ext.get("KHR_materials_emissive_strength", {}).get("emissiveStrength", 1.0))
+    clearcoat = sheen = transmission = volume = None
+    if "KHR_materials_clearcoat" in ext:
+        c = ext["KHR_materials_clearcoat"]
+        clearcoat = (float(c.get("clearcoatFactor", 0.0)), float(c.get("clearcoatRoughnessFactor", 0.0)),
+                     float(c.get("clearcoatNormalTexture", {}).get("scale", 1.0)))
+    if "KHR_materials_sheen" in ext:
+        sh = ext["KHR_materials_sheen"]
+        sheen = (*_floats(sh.get("sheenColorFactor"), (0.0, 0.0, 0.0)), float(sh.get("sheenRoughnessFactor", 0.0)))
+    if "KHR_materials_transmission" in ext:
+        transmission = float(ext["KHR_materials_transmission"].get("transmissionFactor", 0.0))
+        if "KHR_materials_volume" in ext:
+            v = ext["KHR_materials_volume"]
+            volume = (*_floats(v.get("attenuationColor"), (1.0, 1.0, 1.0)),
+                      float(v.get("attenuationDistance", 0.0)), float(v.get("thicknessFactor", 0.0)))
+    spec = ext.get("KHR_materials_specular", {})
+    ior = float(ext.get("KHR_materials_ior", {}).get("ior", 1.5))
+    return dict(
+        base_color=_floats(pbr.get("baseColorFactor"), (1.0, 1.0, 1.0, 1.0)),
+        metallic=float(pbr.get("metallicFactor", 1.0)),
+        roughness=float(pbr.get("roughnessFactor", 1.0)),
+        emissive=tuple(strength * x for x in _floats(m.get("emissiveFactor"), (0.0, 0.0, 0.0))),
+        alpha_mode=m.get("alphaMode", "OPAQUE"),
+        alpha_cutoff=float(m.get("alphaCutoff", 0.5)),
+        double_sided=bool(m.get("doubleSided", False)),
+        unlit="KHR_materials_unlit" in ext,
+        normal_scale=float(m.get("normalTexture", {}).get("scale", 1.0)),
+        occlusion_strength=float(m.get("occlusionTexture", {}).get("strength", 1.0)),
+        ior=ior if ior >= 1.0 else 1e6,  # ior 0 is the extension's "infinitely dense": a perfect mirror F0 = 1
+        specular=(*_floats(spec.get("specularColorFactor"), (1.0, 1.0, 1.0)), float(spec.get("specularFactor", 1.0))),
+        clearcoat=clearcoat, sheen=sheen, transmission=transmission, volume=volume,
+    )
 
 
 def texture_transform(ext: dict) -> tuple[float, ...]:

@@ -21,6 +21,7 @@ import numpy as np
 
 from viewer import math3d
 from viewer.pose import Pose
+from viewer.render.animated_material import material_uniforms
 from viewer.render.environment import Environment
 from viewer.render.backdrop import SceneCopy, draw_background
 from viewer.render.gpu_mesh import UNIT_JOINTS, GpuPrimitive, GpuScene
@@ -230,16 +231,16 @@ class Renderer:
             self.joints.update(pose)
             self.joints.texture.use(UNIT_JOINTS)
         items = self.items if every else self.instancing.single
-        ok = pose.drawable  # world matrices that fit float32, found once per pose update
-        if ok.all() and self.joints.ok.all():
+        ok, shown = pose.drawable, pose.visible  # matrices that fit float32; KHR_node_visibility
+        if ok.all() and self.joints.ok.all() and shown.all():
             return items
-        return [it for it in items if (self.joints.ok[it.skin] if it.skin >= 0 else ok[it.node])]
+        return [it for it in items if shown[it.node] and (self.joints.ok[it.skin] if it.skin >= 0 else ok[it.node])]
 
     def _frame_uniforms(self, view: np.ndarray, view_proj: np.ndarray, pose: Pose,
                         opts: RenderOptions) -> dict[str, object]:
         """Uniforms shared by every draw of a frame: camera, lights, environment, exposure and tone mapping."""
         look = opts.look
-        lights = file_lights(self.scene, pose.world) if uses_file_lights(self.scene, look.lights) else studio_lights(view)
+        lights = file_lights(self.scene, pose) if uses_file_lights(self.scene, look.lights) else studio_lights(view)
         return {
             "u_view_proj": math3d.to_gl(view_proj),
             "u_eye": eye_uniform(view, self._proj),
@@ -283,7 +284,7 @@ class Renderer:
         if debug:
             set_uniform(u, "u_draw_id", number)
         else:
-            for name, value in prim.material.uniforms():
+            for name, value in material_uniforms(prim.material, prim.source.material, pose):
                 set_uniform(u, name, value)
         prim.bind_textures()
         if self._cull(item, pose, world, debug):
