@@ -227,3 +227,84 @@ def test_camera_and_lights_take_animated_values_and_visibility(tmp_path):
     hidden = pose.visible.copy()
     hidden[0] = False
     assert (world_lights(scene, pose.world, None, hidden).radiance[0] == 0).all()
+
+
+# -- every pointer type in every mode, against the definitions --------------------------------------------------
+
+TYPED = [  # pointer, components, rotation (slerp)
+    ("/materials/0/pbrMetallicRoughness/metallicFactor", 1, False),
+    ("/materials/0/emissiveFactor", 3, False),
+    (BASE, 4, False),
+    ("/cameras/1/orthographic/xmag", 1, False),
+    ("/extensions/KHR_lights_punctual/lights/0/color", 3, False),
+    ("/extensions/KHR_lights_punctual/lights/0/spot/outerConeAngle", 1, False),
+    ("/nodes/1/weights", 2, False),
+    ("/nodes/0/rotation", 4, True),
+]
+
+
+@pytest.mark.parametrize("interpolation", ["STEP", "LINEAR", "CUBICSPLINE"])
+def test_every_pointer_type_in_every_mode_matches_the_definitions(tmp_path, interpolation):
+    from test_animation_modes import reference_value
+
+    rng = np.random.default_rng(7)
+    channels, expected = [], []
+    for k, (text, width, rotation) in enumerate(TYPED):
+        n = 3 + k % 4  # unequal key counts and end times
+        times = np.cumsum(rng.uniform(0.2, 1.5, n)) - 0.3
+        times[0] = max(times[0], 0.0)
+        values = rng.uniform(0.1, 1.0, (n, width))
+        if rotation:  # unit quaternions (as the spec requires), in either hemisphere
+            values = values / np.linalg.norm(values, axis=1, keepdims=True) * rng.choice([-1, 1], (n, 1))
+        tangents = rng.uniform(-1, 1, (2, n, width)) if interpolation == "CUBICSPLINE" else None
+        out = values if tangents is None else np.stack([tangents[0], values, tangents[1]], axis=1).reshape(-1, width)
+        flat = out.reshape(-1) if width == 1 or "weights" in text else out
+        channels.append(dict(pointer=text, times=times, values=flat.astype(np.float32), interpolation=interpolation))
+        expected.append((times.astype(np.float32), values.astype(np.float32), rotation, tangents))
+    scene = load(_scene_file(tmp_path, channels))
+    clip = scene.clips[0]
+    assert [ch.pointer for ch in clip.channels] == [t for t, _, _ in TYPED] and not scene.document.ignored_channels
+    keys = np.unique(np.concatenate([e[0] for e in expected]))
+    probe = np.concatenate([[-1.0], keys, 0.5 * (keys[1:] + keys[:-1]), [keys[-1] + 2.0]])
+    for mode in ("authored", "step", "linear", "cubicspline", "catmull-rom", "cubic-zero"):
+        got = clip.sample(probe, mode)
+        concrete = {"STEP": "step", "LINEAR": "linear", "CUBICSPLINE": "cubicspline"}[interpolation] \
+            if mode == "authored" else mode
+        for c, (times, values, rotation, tangents) in enumerate(expected):
+            for f, t in enumerate(probe):
+                want = reference_value(times, values, concrete, float(t), rotation,
+                                       None if tangents is None else tangents[0].astype(np.float32),
+                                       None if tangents is None else tangents[1].astype(np.float32))
+                value = got[f, c, :values.shape[1]]
+                if rotation:  # q and -q are one rotation
+                    value = value * np.sign(np.dot(value, want) or 1.0)
+                np.testing.assert_allclose(value, want, atol=2e-6, err_msg=f"{TYPED[c][0]} {mode} t={t}")
+
+
+def test_normalized_and_sparse_outputs_are_read_as_floats(tmp_path):
+    channels = [dict(pointer=BASE, times=[0, 1], values=np.array([[255, 0, 0, 255], [0, 0, 255, 128]], np.uint8),
+                     component_type=5121, normalized=True),
+                dict(pointer="/materials/0/pbrMetallicRoughness/metallicFactor", times=[0, 1, 2],
+                     values=np.zeros(3, np.float32))]
+    path = _scene_file(tmp_path, channels)
+    doc = json.loads(path.read_text())
+    # the metallic output becomes a sparse accessor: zeros, with key 1 set to 0.75 and key 2 to 0.25
+    b = GltfBuilder()
+    sparse = b.add_sparse_accessor(3, [1, 2], np.array([0.75, 0.25], np.float32), type="SCALAR")
+    doc["accessors"].append(dict(b.doc["accessors"][sparse]))
+    offset = len(doc["bufferViews"])
+    for view in b.doc["bufferViews"]:
+        view = dict(view, buffer=1)
+        doc["bufferViews"].append(view)
+    for part in ("indices", "values"):
+        doc["accessors"][-1]["sparse"][part]["bufferView"] += offset
+    doc["buffers"].append({"byteLength": len(b.bin_bytes()), "uri": "sparse.bin"})
+    (tmp_path / "sparse.bin").write_bytes(b.bin_bytes())
+    doc["animations"][0]["samplers"][1]["output"] = len(doc["accessors"]) - 1
+    path.write_text(json.dumps(doc))
+    scene = load(path)
+    clip = scene.clips[0]
+    assert not scene.document.ignored_channels
+    np.testing.assert_allclose(clip.sample(0.5)[0, :4], [0.5, 0.0, 0.5, (1 + 128 / 255) / 2], atol=1e-6)
+    np.testing.assert_allclose(clip.sample(np.array([0.0, 1.0, 1.5, 2.0]))[:, 1, 0], [0.0, 0.75, 0.5, 0.25],
+                               atol=1e-7)
