@@ -80,7 +80,8 @@ def test_baked_file_plays_the_chosen_mode(tmp_path: Path, name: str, mode: str) 
     assert_same_motion(baked, original, mode, lambda clip: bake_times(clip, FPS))
     for clip, source in zip(baked.clips, original.clips):
         for channel in clip.channels:
-            np.testing.assert_array_equal(channel.curve.times, bake_times(source, FPS))
+            if not channel.curve.discrete:  # booleans and integers keep their samplers (they step in every mode)
+                np.testing.assert_array_equal(channel.curve.times, bake_times(source, FPS))
 
 
 def test_keys_in_hermite_modes_become_cubicspline_with_the_modes_tangents(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ one buffer embedded as a base64 ``data:`` URI.
 | ``skinned_arm.gltf`` | a three-joint skinned arm waving |
 | ``morph_shape.gltf`` | a box with two morph targets (bulge, twist) animated by weights |
 | ``materials.gltf`` | seven turning spheres, one PBR material each (clearcoat, sheen, glass, emissive …), a sweeping spot |
+| ``pointers.gltf`` | KHR_animation_pointer: colour, emissive strength, texture offset, spot cone, yfov, visibility |
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Sequence
 
-from viewer.demo import basic, deform, materials
+from viewer.demo import basic, deform, materials, pointers
 from viewer.resources import REPO_ROOT
 
 DEMOS: dict[str, Callable[[], str]] = {
@@ -31,6 +32,7 @@ DEMOS: dict[str, Callable[[], str]] = {
     "skinned_arm.gltf": deform.skinned_arm,
     "morph_shape.gltf": deform.morph_shape,
     "materials.gltf": materials.materials,
+    "pointers.gltf": pointers.pointers,
 }
 
 
