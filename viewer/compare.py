@@ -8,7 +8,7 @@ Pure numpy (no GL, no window), so every number the compare view draws is tested 
   multiplied down the hierarchy level by level with batched matmul — the same rule as ``pose.py``).
 * ``curve``: one channel's components over time per mode, as a ``Series`` (rotations also as Euler degrees).
 * ``readout``: the selected node's local values in every mode at one time, and the difference from
-  ``authored``.
+  ``authored``; with the scene, also those of its material(s), camera and light (``related_channels``).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from viewer import math3d
-from viewer.animation.clip import Clip
+from viewer.animation.clip import Channel, Clip
 from viewer.animation.modes import MODES
 from viewer.pose import Pose
 from viewer.scene import Scene
@@ -198,6 +198,7 @@ class Series:
     euler: np.ndarray | None
     key_times: np.ndarray
     key_values: np.ndarray
+    names: tuple[str, ...] = ()  # component names (``component_names``); empty: guessed from the width
 
     def components(self, euler: bool, degrees: str = "°") -> tuple[np.ndarray, np.ndarray, list[str]]:
         """What a plot of it shows: (F, K) values, (M, K) key values and K component names.
@@ -209,7 +210,26 @@ class Series:
             return self.euler, math3d.quat_to_euler_degrees(self.key_values), [a + degrees for a in "XYZ"]
         width = self.values.shape[1]
         names = list("xyzw"[:width]) if width in (3, 4) else [f"w{k}" for k in range(width)]
-        return self.values, self.key_values, names
+        return self.values, self.key_values, list(self.names) or names
+
+
+def is_rotation(ch: Channel) -> bool:
+    """A node's quaternion: the one channel shown as Euler angles and compared by angle. A material's
+    texture rotation is a plain number of radians, so the path alone does not decide."""
+    return ch.consumer == "node" and ch.path == "rotation"
+
+
+def component_names(ch: Channel) -> tuple[str, ...]:
+    """What each of a channel's components is called on a plot axis: a colour's r g b a, a scalar's field
+    (``yfov``), one morph weight's ``w2``; "w0" on a field of view would read as a morph weight."""
+    if ch.consumer == "node" and ch.path == "weights":
+        first = ch.element or 0
+        return tuple(f"w{first + k}" for k in range(ch.width))
+    if ch.width == 1:
+        return (ch.path.rsplit(".", 1)[-1] if "." in ch.path else ch.path,)
+    if "Color" in ch.path or ch.path in ("color", "emissiveFactor"):
+        return tuple("rgba"[: ch.width])
+    return tuple("xyzw"[: ch.width])
 
 
 def curve(clip: Clip, channel: int, mode: str, times: np.ndarray | None = None) -> Series:
@@ -219,10 +239,11 @@ def curve(clip: Clip, channel: int, mode: str, times: np.ndarray | None = None) 
     keys = clip.channel_key_times(channel)
     values = clip.sample(times, mode)[:, channel, : ch.width]
     key_values = clip.sample(keys, mode)[:, channel, : ch.width]
-    if ch.path == "rotation":  # as ``animview sample`` reports them: unit quaternions
+    rotation = is_rotation(ch)
+    if rotation:  # as ``animview sample`` reports them: unit quaternions
         values, key_values = math3d.quat_normalize(values), math3d.quat_normalize(key_values)
-    euler = math3d.quat_to_euler_degrees(values) if ch.path == "rotation" else None
-    return Series(times, values, euler, keys, key_values)
+    euler = math3d.quat_to_euler_degrees(values) if rotation else None
+    return Series(times, values, euler, keys, key_values, component_names(ch))
 
 
 def moving_components(values: np.ndarray) -> list[int]:
@@ -231,24 +252,55 @@ def moving_components(values: np.ndarray) -> list[int]:
     return [k for k in range(values.shape[1]) if np.ptp(values[:, k]) > 1e-9] or [0]
 
 
-def readout(clip: Clip, node: int, t: float, modes: tuple[str, ...]) -> dict[str, dict[str, np.ndarray]]:
-    """The node's animated local values at time t (seconds) per mode: {mode: {path: (W,)}}.
+def related_channels(scene: Scene, clip: Clip, node: int) -> list[int]:
+    """Rows of ``clip`` that belong to ``node``: its own channels, then those of the materials its mesh uses,
+    its camera and its light (in that order, each in file order). A material's colour is no node channel, yet
+    a user who picks the mesh expects to see it among that node's values and curves."""
+    nodes = scene.nodes
+    if not 0 <= node < len(nodes):
+        return []
+    owners = {("camera", int(nodes.camera[node])), ("light", int(nodes.light[node]))}
+    if nodes.mesh[node] >= 0:
+        owners |= {("material", p.material) for p in scene.meshes[nodes.mesh[node]].primitives}
+    channels = clip.channels
+    own = [c for c, ch in enumerate(channels) if ch.consumer == "node" and ch.node == node]
+    others = [c for c, ch in enumerate(channels) if ch.consumer != "node" and (ch.consumer, ch.index) in owners]
+    return own + sorted(others, key=lambda c: _OWNER_ORDER[channels[c].consumer])
 
-    A ``"Δ " + path`` entry holds the difference from ``authored`` (for rotations, the angle between the
-    two quaternions in degrees, which does not depend on the quaternions' signs).
+
+_OWNER_ORDER = {"material": 0, "camera": 1, "light": 2}  # what a mesh node's rows list first after its own
+
+
+def readout_key(ch: Channel) -> str:
+    """A readout row's name: the node's own path (``"weights[2]"`` for one weight; the node heads the readout)
+    or the object and its field (``"material 0 · baseColorFactor"``)."""
+    if ch.consumer != "node":
+        return ch.label(())
+    return ch.path if ch.element is None else f"{ch.path}[{ch.element}]"
+
+
+def readout(clip: Clip, node: int, t: float, modes: tuple[str, ...],
+            scene: Scene | None = None) -> dict[str, dict[str, np.ndarray]]:
+    """The node's animated values at time t (seconds) per mode: {mode: {key: (W,)}} (keys: ``readout_key``).
+
+    Without ``scene`` only the node's own channels; with it also its material(s), camera and light
+    (``related_channels``). A ``"Δ " + key`` entry holds the difference from ``authored`` (for rotations, the
+    angle between the two quaternions in degrees, which does not depend on the quaternions' signs).
     """
-    rows = [(c, ch.path, ch.width) for c, ch in enumerate(clip.channels) if ch.node == node]
+    rows = (related_channels(scene, clip, node) if scene is not None else
+            [c for c, ch in enumerate(clip.channels) if ch.consumer == "node" and ch.node == node])
     reference = clip.sample(float(t), "authored")
     out: dict[str, dict[str, np.ndarray]] = {}
     for mode in modes:
         values = clip.sample(float(t), mode)
         entry: dict[str, np.ndarray] = {}
-        for c, path, width in rows:
-            v, ref = values[c, :width], reference[c, :width]
-            entry[path] = v.copy()
-            if path == "rotation":
-                entry["Δ " + path] = np.atleast_1d(np.degrees(math3d.quat_angle_between(v, ref)))
+        for c in rows:
+            ch = clip.channels[c]
+            key, v, ref = readout_key(ch), values[c, : ch.width], reference[c, : ch.width]
+            entry[key] = v.copy()
+            if is_rotation(ch):
+                entry["Δ " + key] = np.atleast_1d(np.degrees(math3d.quat_angle_between(v, ref)))
             else:
-                entry["Δ " + path] = v - ref
+                entry["Δ " + key] = v - ref
         out[mode] = entry
     return out

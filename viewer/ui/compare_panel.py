@@ -1,19 +1,18 @@
 """The compare view's overlay: pane labels, and the "Compare" panel (panes, trails, readout).
 
 The panel adds, removes and changes panes (2 to 4, each mode once), switches trails, and reads out the
-selected node's local values in every compared mode at the current time with the difference from
-``authored`` (for rotations the angle between the two, in degrees). It only changes ``ViewerState``.
+selected node's local values — and its material(s)', camera's and light's — in every compared mode at the
+current time with the difference from ``authored`` (for rotations the angle between the two, in degrees).
+It only changes ``ViewerState``.
 """
 from __future__ import annotations
 
-import numpy as np
 from imgui_bundle import imgui
 
 from viewer import compare
 from viewer.animation.modes import MODES
-from viewer.ui.panels import FloatRect
+from viewer.ui.panels import _vec, value_text
 from viewer.ui.state import ViewerState
-
 
 
 def _color(mode: str, alpha: float = 1.0) -> imgui.ImVec4:
@@ -29,10 +28,11 @@ def draw_pane_labels(rects, modes) -> None:
         draw.add_rect_filled(imgui.ImVec2(x + 4, y + 4), imgui.ImVec2(x + 12 + size.x, y + 8 + size.y),
                              imgui.get_color_u32(imgui.ImVec4(0.08, 0.09, 0.1, 0.9)))
         draw.add_text(imgui.ImVec2(x + 8, y + 6), imgui.get_color_u32(_color(mode)), mode)
+        line = imgui.get_color_u32(imgui.ImVec4(0.3, 0.32, 0.36, 1))
         if x > 0:
-            draw.add_line(imgui.ImVec2(x, y), imgui.ImVec2(x, y + h), imgui.get_color_u32(imgui.ImVec4(0.3, 0.32, 0.36, 1)), 2)
+            draw.add_line(imgui.ImVec2(x, y), imgui.ImVec2(x, y + h), line, 2)
         if y > 0:
-            draw.add_line(imgui.ImVec2(x, y), imgui.ImVec2(x + w, y), imgui.get_color_u32(imgui.ImVec4(0.3, 0.32, 0.36, 1)), 2)
+            draw.add_line(imgui.ImVec2(x, y), imgui.ImVec2(x + w, y), line, 2)
 
 
 def compare_section(state: ViewerState) -> None:
@@ -61,20 +61,18 @@ def compare_section(state: ViewerState) -> None:
 
 def _readout(state: ViewerState) -> None:
     clip, node = state.clip, state.selected_node
-    if clip is None or node is None or not any(ch.node == node for ch in clip.channels):
+    rows = compare.related_channels(state.scene, clip, node) if clip is not None and node is not None else []
+    if not rows:
         imgui.text_disabled("select an animated node for its values per mode")
         return
     imgui.text(f"#{node} {state.scene.nodes.names[node]} at {state.clock.t:.3f} s")
-    values = compare.readout(clip, node, state.clock.t, tuple(state.compare_modes))
-    paths = [p for p in next(iter(values.values())) if not p.startswith("Δ")]
-    for path in paths:
-        imgui.text_disabled(f"{path}: value, then difference from authored" + (" (deg)" if path == "rotation" else ""))
+    values = compare.readout(clip, node, state.clock.t, tuple(state.compare_modes), state.scene)
+    for c in rows:  # the node's own values, then its material(s)', camera's and light's
+        ch = clip.channels[c]
+        key = compare.readout_key(ch)
+        unit = " (deg)" if compare.is_rotation(ch) else ""
+        imgui.text_disabled(f"{key}: value, then difference from authored{unit}")
         for mode, entry in values.items():
-            diff = entry["Δ " + path]
             imgui.text_colored(_color(mode), f"{mode:>11}")
             imgui.same_line()
-            imgui.text(f"{_vec(entry[path])}  {_vec(diff)}")
-
-
-def _vec(v) -> str:
-    return " ".join(f"{x:7.3f}" for x in np.asarray(v, dtype=np.float64))
+            imgui.text(f"{value_text(ch, entry[key], 3)}  {_vec(entry['Δ ' + key], 3)}")

@@ -1,11 +1,17 @@
 """The compare view's curve window (ImPlot): the chosen channel over time, one line per compared mode.
 
+The channel follows the selected node: its own first (translation if animated), else its material's,
+camera's or light's (``compare.related_channels``), so picking a mesh shows its colour curve; the picker
+lists every channel of the clip by ``Channel.label``.
+
 One small plot per component that moves (a translation's constant z gets none); rotations as quaternion
 components or, switched, as intrinsic X-Y-Z Euler degrees. White dots mark the channel's keys, an orange
 line the playhead: dragging it or clicking in a plot seeks the clock there. The numbers are
 ``viewer.compare.curve`` — the same values ``animview sample --mode`` prints.
 """
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 from imgui_bundle import imgui, implot
@@ -19,6 +25,7 @@ PLAYHEAD = imgui.ImVec4(1.0, 0.63, 0.16, 1.0)
 KEY = imgui.ImVec4(1.0, 1.0, 1.0, 1.0)
 _CURVES: list[tuple[object, int, str, compare.Series]] = []  # recent (clip, channel, mode, series), newest first
 CACHED = 8
+_FOLLOWED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # state -> node selected at its last draw
 
 
 def cached_curve(clip, channel: int, mode: str) -> compare.Series:
@@ -33,11 +40,27 @@ def cached_curve(clip, channel: int, mode: str) -> compare.Series:
 
 
 def default_channel(state: ViewerState) -> int:
-    """The selected node's first channel (its translation if animated), else the clip's first channel."""
-    clip = state.clip
-    rows = [c for c, ch in enumerate(clip.channels) if ch.node == state.selected_node]
-    moving = [c for c in rows if clip.channels[c].path == "translation"]
-    return (moving or rows or [0])[0]
+    """The selected node's first channel (its translation if animated), else its material's, camera's or
+    light's first, else the clip's first channel."""
+    rows, channels = node_rows(state), state.clip.channels
+    translation = [c for c in rows if channels[c].consumer == "node" and channels[c].path == "translation"]
+    return (translation or rows or [0])[0]
+
+
+def node_rows(state: ViewerState) -> list[int]:
+    """Channels the selected node's curves may show: its own and its material(s)', camera's and light's."""
+    node = state.selected_node
+    return compare.related_channels(state.scene, state.clip, node) if node is not None and state.clip else []
+
+
+def _follow_selection(state: ViewerState) -> None:
+    """A newly selected animated node brings its curves; the picker's choice holds while the selection does,
+    or when it moves to a node nothing animates."""
+    node, channel = state.selected_node, state.curve_channel
+    moved = _FOLLOWED.get(state, node) != node
+    _FOLLOWED[state] = node
+    if channel is None or channel >= len(state.clip.channels) or (moved and node_rows(state)):
+        state.curve_channel = default_channel(state)
 
 
 def curves_section(state: ViewerState) -> list[FloatRect]:
@@ -47,12 +70,11 @@ def curves_section(state: ViewerState) -> list[FloatRect]:
     if clip is None or not clip.channels:
         imgui.text_disabled("no animation")
         return []
-    if state.curve_channel is None or state.curve_channel >= len(clip.channels):
-        state.curve_channel = default_channel(state)
-    labels = [state.channel_label(c) for c in range(len(clip.channels))]
+    _follow_selection(state)
+    labels = [state.channel_label(c) for c in range(len(clip.channels))]  # Channel.label: "material 0 · …"
     imgui.set_next_item_width(-110)  # the rest of the column, less the label and the Euler box
     _, state.curve_channel = imgui.combo("channel", state.curve_channel, labels)
-    rotation = clip.channels[state.curve_channel].path == "rotation"
+    rotation = compare.is_rotation(clip.channels[state.curve_channel])
     if rotation:
         imgui.same_line()
         _, state.curve_euler = imgui.checkbox("Euler", state.curve_euler)

@@ -3,16 +3,23 @@ key help window (centre).
 
 The readout shows the selected node's *local* values at the current time as the pose holds them:
 translation, rotation as a quaternion [x, y, z, w] and as intrinsic X-Y-Z Euler angles in degrees,
-scale, and morph weights. Panels only change ``ViewerState`` (selection, display toggles, mode).
+scale, and morph weights; then what the clip animates besides (``property_lines``): its visibility, single
+morph weights, and the properties of its material(s), camera and light (KHR_animation_pointer), so picking a
+mesh shows its colour changing. Panels only change ``ViewerState`` (selection, display toggles, mode).
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from imgui_bundle import imgui
 
-from viewer import math3d
+from viewer import compare, math3d
+from viewer.animation.clip import Channel, Clip
 from viewer.animation.modes import MODES
+from viewer.object_model import PROPERTIES
 from viewer.pose import Pose
+from viewer.scene import Scene
 from viewer.ui import look_panel, node_tree
 from viewer.ui.keys import HELP
 from viewer.ui.state import ViewerState
@@ -23,6 +30,11 @@ PANEL_FLAGS = imgui.WindowFlags_.no_saved_settings | imgui.WindowFlags_.no_focus
 # A window's (x, y, w, h) in pixels as imgui reports it (floats); the one definition for every ui module
 # (the core's whole-pixel rectangles are ``compare.PixelRect``).
 FloatRect = tuple[float, float, float, float]
+BOOL_FIELDS = frozenset(p.field for p in PROPERTIES if p.type == "bool")  # read as true / false
+# Radians in the Object Model; degrees beside them, since that is how people think of a field of view.
+ANGLE_FIELDS = frozenset(("yfov", "innerConeAngle", "outerConeAngle", "anisotropyRotation"))
+SHOWN: list[tuple[str, str]] = []
+"""The readout's ``property_lines`` as last drawn, for tests (pixels do not say which numbers were drawn)."""
 
 
 def window_rect() -> FloatRect:
@@ -95,6 +107,13 @@ def _readout(state: ViewerState, pose: Pose) -> None:
     imgui.text(f"R  {_vec(pose.rotation[node])}")
     imgui.text(f"   {_vec(math3d.quat_to_euler_degrees(pose.rotation[node]), 2)} deg XYZ")
     imgui.text(f"S  {_vec(pose.scale[node])}")
+    SHOWN[:] = property_lines(state.scene, state.clip, pose, node) if state.clip else []
+    for label, value in SHOWN:  # one line where it fits, else the value under its label
+        if imgui.calc_text_size(f"{label}  {value}").x <= imgui.get_content_region_avail().x:
+            imgui.text(f"{label}  {value}")
+        else:
+            imgui.text_disabled(label)
+            imgui.text(f"   {value}")
     weights = pose.weights[node]
     if weights is not None and len(weights):
         _weight_bars(weights, _target_names(state, node))
@@ -117,7 +136,41 @@ def _weight_bars(weights, names: tuple[str, ...]) -> None:
 
 def _animated_paths(state: ViewerState, node: int) -> list[str]:
     clip = state.clip
-    return [ch.path for ch in clip.channels if ch.node == node] if clip else []
+    if clip is None:
+        return []
+    return [compare.readout_key(clip.channels[c]) for c in compare.related_channels(state.scene, clip, node)]
+
+
+def property_lines(scene: Scene, clip: Clip, pose: Pose, node: int) -> list[tuple[str, str]]:
+    """``("material 0 · baseColorFactor", "1.0000 0.5000 …")``: (label, value) of each animated value of the node
+    that the T / R / S lines do not show — its visibility, single morph weights, its material(s), camera and
+    light — as ``pose`` holds them now."""
+    lines = []
+    for c in compare.related_channels(scene, clip, node):
+        ch = clip.channels[c]
+        if ch.consumer != "node":
+            value = pose.properties.get((ch.consumer, ch.index), {}).get(ch.path)
+        elif ch.path == "visible":
+            value = pose.own_visible[node: node + 1]
+        elif ch.path == "weights" and ch.element is not None and pose.weights[node] is not None:
+            value = pose.weights[node][ch.element: ch.element + 1]
+        else:
+            continue  # T / R / S and whole weight arrays have their own lines and bars
+        if value is not None:
+            lines.append((compare.readout_key(ch), value_text(ch, value)))
+    return lines
+
+
+def value_text(ch: Channel, value, digits: int = 4) -> str:
+    """A channel's value for reading: booleans as true / false, vectors as components, angles in radians with
+    degrees beside them."""
+    v = np.asarray(value, dtype=np.float64).reshape(-1)
+    if ch.path in BOOL_FIELDS and len(v) == 1:
+        return "true" if v[0] >= 0.5 else "false"
+    text = _vec(v, digits)
+    if len(v) == 1 and ch.consumer != "node" and (ch.path in ANGLE_FIELDS or ch.path.endswith(".rotation")):
+        text += f" ({math.degrees(v[0]):.{max(digits - 2, 1)}f} deg)"
+    return text
 
 
 def _vec(v: np.ndarray, digits: int = 4) -> str:
