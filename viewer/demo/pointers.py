@@ -44,7 +44,7 @@ CONE = {"outerConeAngle": [0.12, 0.42, 0.12], "innerConeAngle": [0.06, 0.34, 0.0
 YFOV = [0.62, 0.45, 0.62]
 VISIBLE = [1, 0, 1]
 _LIGHT = "/extensions/KHR_lights_punctual/lights/0/spot/"
-COLOUR, EMISSIVE = "colour: baseColorFactor red → blue", "emissive strength pulse (CUBICSPLINE)"
+COLOUR, EMISSIVE = "colour: baseColorFactor red to blue", "emissive strength pulse (CUBICSPLINE)"
 CHECKER = "checker scroll: KHR_texture_transform offset"
 
 
@@ -105,9 +105,9 @@ def _hidden_pair(w: DemoWriter) -> int:
     inheritance alone."""
     ball = w.mesh("visibility: child (inherits)", *shapes.uv_sphere(CHILD_RADIUS, 16, 32),
                   w.material("visibility: child (inherits)", (0.9, 0.75, 0.05, 1.0), roughness=0.4))
-    box = w.mesh("visibility: parent (hidden 1.5–3 s)", *shapes.box((BOX, BOX, BOX)),
-                 w.material("visibility: parent (hidden 1.5–3 s)", (0.05, 0.6, 0.15, 1.0), roughness=0.5))
-    parent = w.node("visibility: parent (hidden 1.5–3 s)", translation=(slot_x(4), 0.5 * BOX, 0.0), mesh=box,
+    box = w.mesh("visibility: parent (hidden 1.5-3 s)", *shapes.box((BOX, BOX, BOX)),
+                 w.material("visibility: parent (hidden 1.5-3 s)", (0.05, 0.6, 0.15, 1.0), roughness=0.5))
+    parent = w.node("visibility: parent (hidden 1.5-3 s)", translation=(slot_x(4), 0.5 * BOX, 0.0), mesh=box,
                     extensions={"KHR_node_visibility": {}})
     child = w.node("visibility: child (inherits)", translation=(0.0, 0.5 * BOX + CHILD_RADIUS, 0.0), mesh=ball,
                    extensions={"KHR_node_visibility": {}})
