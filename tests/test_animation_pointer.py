@@ -203,6 +203,9 @@ def test_material_uniforms_take_the_animated_values_through_the_file_s_rules():
     np.testing.assert_allclose(u["u_normal_uv"], [2, 0, 0, 0, 2, 0, 0.25, 0.5, 1])
     assert material.source["extensions"]["KHR_materials_emissive_strength"]["emissiveStrength"] == 2.0  # untouched
     assert dict(material_uniforms(material, 1, _Pose({("material", 0): fields})))["u_metallic"] == 1.0
+    # the next frame's values (a new dict, as every pose update makes) are not served from the last frame's
+    later = dict(fields, metallicFactor=np.array([0.9]))
+    assert dict(material_uniforms(material, 0, _Pose({("material", 0): later})))["u_metallic"] == pytest.approx(0.9)
 
 
 def test_camera_and_lights_take_animated_values_and_visibility(tmp_path):

@@ -87,7 +87,7 @@ def test_curves_of_pointer_channels_are_no_rotations(path):
     assert colour.euler is None and colour.components(euler=True)[2] == list("rgba")
     assert compare.curve(clip, 3, "linear").components(euler=True)[2] == ["yfov"]
     assert compare.curve(clip, 4, "linear").components(euler=False)[2] == ["w1"]
-    assert not compare.is_rotation(clip.channels[0])
+    assert not clip.channels[0].curve.rotation  # a material colour is never shown as Euler angles
     assert panels.value_text(clip.channels[1], [0.0]) == "false"
 
 

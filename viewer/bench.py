@@ -95,7 +95,7 @@ def run_bench(scene: Scene, frames: int = 1000, size: tuple[int, int] = (640, 48
     """
     from viewer import export
     from viewer.export.speed import measure_first_frame, measure_render_fps
-    from viewer.render.antialias import choose, drawn_triangles
+    from viewer.render.antialias import choose_for
     from viewer.render.target import DEFAULT_SAMPLES
 
     result = {}
@@ -107,7 +107,7 @@ def run_bench(scene: Scene, frames: int = 1000, size: tuple[int, int] = (640, 48
     result["update_ms_per_frame"] = measure_update(scene, max(1, frames // 4))
     try:
         result["render_fps"] = measure_render_fps(scene, size=size, frames=render_frames)
-        samples, fxaa = choose("auto", DEFAULT_SAMPLES, drawn_triangles(scene), size)
+        samples, fxaa = choose_for(scene, "auto", DEFAULT_SAMPLES, size)
         result["render_aa"] = "fxaa" if fxaa else f"msaa{samples}" if samples else "off"
         if fxaa:
             result["render_fps_msaa"] = measure_render_fps(scene, size=size, frames=render_frames, aa="msaa")

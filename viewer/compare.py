@@ -213,12 +213,6 @@ class Series:
         return self.values, self.key_values, list(self.names) or names
 
 
-def is_rotation(ch: Channel) -> bool:
-    """A node's quaternion: the one channel shown as Euler angles and compared by angle. A material's
-    texture rotation is a plain number of radians, so the path alone does not decide."""
-    return ch.consumer == "node" and ch.path == "rotation"
-
-
 def component_names(ch: Channel) -> tuple[str, ...]:
     """What each of a channel's components is called on a plot axis: a colour's r g b a, a scalar's field
     (``yfov``), one morph weight's ``w2``; "w0" on a field of view would read as a morph weight."""
@@ -239,7 +233,7 @@ def curve(clip: Clip, channel: int, mode: str, times: np.ndarray | None = None) 
     keys = clip.channel_key_times(channel)
     values = clip.sample(times, mode)[:, channel, : ch.width]
     key_values = clip.sample(keys, mode)[:, channel, : ch.width]
-    rotation = is_rotation(ch)
+    rotation = ch.curve.rotation
     if rotation:  # as ``animview sample`` reports them: unit quaternions
         values, key_values = math3d.quat_normalize(values), math3d.quat_normalize(key_values)
     euler = math3d.quat_to_euler_degrees(values) if rotation else None
@@ -298,7 +292,7 @@ def readout(clip: Clip, node: int, t: float, modes: tuple[str, ...],
             ch = clip.channels[c]
             key, v, ref = readout_key(ch), values[c, : ch.width], reference[c, : ch.width]
             entry[key] = v.copy()
-            if is_rotation(ch):
+            if ch.curve.rotation:
                 entry["Δ " + key] = np.atleast_1d(np.degrees(math3d.quat_angle_between(v, ref)))
             else:
                 entry["Δ " + key] = v - ref

@@ -34,7 +34,7 @@ def clip_report(clip: Clip, times: np.ndarray, mode: str = "authored", scene: Sc
     camera's ``xmag``/``ymag``): a number for a scalar property, a list for a vector.
     """
     values = clip.sample(np.asarray(times, dtype=np.float64), mode)  # (F, C, W), one batch call
-    rot = np.array([ch.consumer == "node" and ch.path == "rotation" for ch in clip.channels], dtype=bool)
+    rot = np.array([ch.curve.rotation for ch in clip.channels], dtype=bool)
     if rot.any():
         values[:, rot, :4] = math3d.quat_normalize(values[:, rot, :4])
     samples = []

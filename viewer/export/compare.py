@@ -95,8 +95,7 @@ class CompareOffscreen(Offscreen):
         rgb = draw_labels(self.target.read(3), self.rects, self.look.modes)
         if self.curves:
             ch = self.clip.channels[self.channel]
-            euler = ch.consumer == "node" and ch.path == "rotation"
-            title = ch.label(self.scene.nodes.names) + (" (Euler degrees)" if euler else "")
+            title = ch.label(self.scene.nodes.names) + (" (Euler degrees)" if ch.curve.rotation else "")
             strip = (0, height - self.strip_h, self.view.size[0], self.strip_h)
             rgb = draw_curves(rgb, strip, self.curves, ch.path, title, t)
         if components == 4:

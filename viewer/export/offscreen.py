@@ -27,7 +27,7 @@ from viewer.pose import Pose
 from viewer.render.camera import OrbitCamera, gltf_camera
 from viewer.render.renderer import Renderer, RenderOptions
 from viewer.render.shaders import ProgramCache
-from viewer.render.antialias import choose, drawn_triangles
+from viewer.render.antialias import choose_for
 from viewer.render.target import DEFAULT_SAMPLES, OffscreenTarget
 from viewer.scene import Scene
 
@@ -114,8 +114,7 @@ class Offscreen:
         try:
             self.make_current()
             self.renderer = Renderer(self.ctx, scene, programs)
-            samples, fxaa = choose(self.view.options.look.aa, self.view.samples, drawn_triangles(scene),
-                                   self.view.size)
+            samples, fxaa = choose_for(scene, self.view.options.look.aa, self.view.samples, self.view.size)
             self.target = OffscreenTarget(self.ctx, self.view.size, samples, fxaa, self.renderer.programs)
             lo, hi = clip_bounds(scene, clip, mode=self.view.mode)
             self.renderer.set_ground(lo, hi)

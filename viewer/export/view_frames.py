@@ -18,7 +18,7 @@ from viewer.render.compare_view import CompareView
 from viewer.render.overlay_lines import OverlayLines
 from viewer.render.renderer import Renderer
 from viewer.render.scene_view import SceneView, draw_scene_view
-from viewer.render.antialias import choose, drawn_triangles
+from viewer.render.antialias import choose_for
 from viewer.render.target import OffscreenTarget
 
 
@@ -38,7 +38,7 @@ class ViewFrames:
         self.ctx, self.size = ctx, (int(size[0]), int(size[1]))
         self.renderer, self.panes, self.lines, self.pose, self.camera = renderer, panes, lines, pose, camera
         self.view, self.pose_at = view, pose_at
-        samples, fxaa = choose(view.display.look.aa, samples, drawn_triangles(renderer.scene), self.size)
+        samples, fxaa = choose_for(renderer.scene, view.display.look.aa, samples, self.size)
         self.target = OffscreenTarget(ctx, self.size, samples, fxaa, renderer.programs)
 
     def frame(self, t: float) -> np.ndarray:

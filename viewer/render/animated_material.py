@@ -20,11 +20,28 @@ MATERIAL_PATHS: dict[str, tuple[str, ...]] = {
     p.field: tuple(p.template.split("/")[3:]) for p in PROPERTIES if p.consumer == "material" and p.shown}
 
 
+# The last uniforms made per material, with the values they were made from: every primitive (and pane) drawing
+# a material in one frame shares them. ``Pose`` makes a new values dict per update, so identity says "same frame".
+_LAST: dict[int, tuple[dict, Material, tuple]] = {}
+_MAX_CACHED = 256
+
+
 def material_uniforms(material: Material, index: int | None, pose) -> tuple[tuple[str, object], ...]:
     """``material.uniforms()``, with the animated values of glTF material ``index`` now (``pose.properties``)."""
     fields = pose.properties.get(("material", index)) if index is not None else None
     if not fields:
         return material.uniforms()
+    last = _LAST.get(id(material))
+    if last is not None and last[0] is fields and last[1] is material:
+        return last[2]
+    if len(_LAST) >= _MAX_CACHED:
+        _LAST.clear()
+    uniforms = _animated_uniforms(material, fields)
+    _LAST[id(material)] = (fields, material, uniforms)
+    return uniforms
+
+
+def _animated_uniforms(material: Material, fields: dict[str, np.ndarray]) -> tuple[tuple[str, object], ...]:
     source = animated_json(material.source, fields)
     uniforms = dict(replace(material, **material_factors(source)).uniforms())
     for name in material.slots:

@@ -44,6 +44,11 @@ def choose(aa: str, samples: int, triangles: int, size: tuple[int, int]) -> tupl
     return (0, True) if dense else (samples, False)
 
 
+def choose_for(scene: Scene, aa: str, samples: int, size: tuple[int, int]) -> tuple[int, bool]:
+    """``choose`` for a whole scene drawn at ``size``: what ``render``, its exports and ``bench`` use."""
+    return choose(aa, samples, drawn_triangles(scene), size)
+
+
 class PostPass:
     """Draws a frame texture into a framebuffer's viewport: FXAA'd, or copied as it is."""
 

@@ -70,7 +70,7 @@ def _readout(state: ViewerState) -> None:
     for c in rows:  # the node's own values, then its material(s)', camera's and light's
         ch = clip.channels[c]
         key = compare.readout_key(ch)
-        unit = " (deg)" if compare.is_rotation(ch) else ""
+        unit = " (deg)" if ch.curve.rotation else ""
         imgui.text_disabled(f"{key}: value, then difference from authored{unit}")
         for mode, entry in values.items():
             imgui.text_colored(_color(mode), f"{mode:>11}")

@@ -74,7 +74,7 @@ def curves_section(state: ViewerState) -> list[FloatRect]:
     labels = [state.channel_label(c) for c in range(len(clip.channels))]  # Channel.label: "material 0 · …"
     imgui.set_next_item_width(-110)  # the rest of the column, less the label and the Euler box
     _, state.curve_channel = imgui.combo("channel", state.curve_channel, labels)
-    rotation = compare.is_rotation(clip.channels[state.curve_channel])
+    rotation = clip.channels[state.curve_channel].curve.rotation
     if rotation:
         imgui.same_line()
         _, state.curve_euler = imgui.checkbox("Euler", state.curve_euler)
