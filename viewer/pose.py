@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import math
+
 import numpy as np
 
-from viewer import math3d
+from viewer import fast, math3d
 from viewer.animation.clip import Clip
+from viewer.fast.kernels_layout import flag_layout, state_layout
 from viewer.scene import Primitive, Scene
 
 FLOAT32_MAX = float(np.finfo(np.float32).max)
@@ -45,20 +48,43 @@ class Pose:
         nodes = scene.nodes
         self.world_plan = world_steps(nodes.parent, nodes.depth)
         self._bindings: dict[int, Binding] = {}
-        self.translation = nodes.translation.copy()
-        self.rotation = nodes.rotation.copy()
-        self.scale = nodes.scale.copy()
-        self.weights = [None if w is None else w.copy() for w in nodes.weights]
-        self.own_visible = nodes.visible.copy()
-        self.visible = inherit_visibility(self.own_visible, nodes.parent)
+        # One float and one bool buffer hold all node state, so the compiled frame (``fast``) writes it in
+        # one call (``kernels_layout``); the named views below are what everyone else reads and writes.
+        counts = np.array([0 if w is None else len(w) for w in nodes.weights], dtype=np.int64)
+        self.weight_start = np.where([w is not None for w in nodes.weights], np.cumsum(counts) - counts, -1)
+        self.rest_weights = np.concatenate([np.zeros(0)] + [np.asarray(w, np.float64) for w in nodes.weights
+                                                            if w is not None])
+        spans = np.cumsum([0] + [len(s.joints) for s in scene.skins])
+        self._joint_spans = list(zip(spans[:-1].tolist(), spans[1:].tolist()))
+        n = len(nodes)
+        layout = state_layout(n, len(self.rest_weights), int(spans[-1]))
+        at, shape = layout["joints"]
+        self.state = np.zeros(at + int(np.prod(shape)))
+        view = {name: self.state[a: a + int(np.prod(sh))].reshape(sh) for name, (a, sh) in layout.items()}
+        self.trs, self.weights_flat, self.local, self.world, self.joints_flat = (
+            view["trs"], view["weights"], view["local"], view["world"], view["joints"])
+        self.translation, self.rotation, self.scale = self.trs[:, 0:3], self.trs[:, 3:7], self.trs[:, 7:10]
+        self.trs[:] = np.concatenate([nodes.translation, nodes.rotation, nodes.scale], axis=1)
+        self.weights_flat[:] = self.rest_weights
+        self.weights = [None if w is None else self.weights_flat[a: a + len(w)]
+                        for w, a in zip(nodes.weights, self.weight_start.tolist())]
+        flags = flag_layout(n)
+        self.flags = np.ones(flags["skin_ok"] + len(scene.skins), dtype=bool)
+        self.own_visible = self.flags[0:n]
+        """(N,) bool: each node's own KHR_node_visibility now."""
+        self.visible = self.flags[n: 2 * n]
         """(N,) bool: KHR_node_visibility now — a node shows when it and every ancestor is visible."""
+        self.drawable = self.flags[2 * n: 3 * n]  # world matrix fits float32 (update_world)
+        self.skin_ok = self.flags[3 * n:]  # per skin: joint matrices fit float32 (kernel frames)
+        self.own_visible[:] = nodes.visible
+        self.visible[:] = inherit_visibility(self.own_visible, nodes.parent)
+        self._joints_current = False  # joints_flat holds this pose's joint matrices (the kernel wrote them)
+        self._plans: dict[tuple, object] = {}  # (clip, mode) → fast.plan.FramePlan
         self.properties: dict[tuple[str, int], dict[str, np.ndarray]] = {}
         """Animated values of materials, cameras and lights now: (consumer, index) → {field: value}, in the
         Object Model's terms (``object_model.Property.field``); only what the clip animates is here."""
-        self.local = nodes.matrix.copy()
-        self.world = np.zeros_like(self.local)
+        self.local[:] = nodes.matrix
         self._matrix_nodes = np.flatnonzero(nodes.has_matrix)
-        self.drawable = np.ones(len(nodes), dtype=bool)  # (N,): world matrix fits float32 (update_world)
         self._in_place: dict[tuple, object] = {}  # per clip: its motion root, and per mode what holds it
         self.update_world()
 
@@ -68,13 +94,12 @@ class Pose:
         self.translation[:] = nodes.translation
         self.rotation[:] = nodes.rotation
         self.scale[:] = nodes.scale
-        for i, w in enumerate(nodes.weights):
-            if w is not None:
-                self.weights[i][:] = w
+        self.weights_flat[:] = self.rest_weights
         self._matrix_nodes = np.flatnonzero(nodes.has_matrix)
         self.own_visible[:] = nodes.visible
-        self.visible = inherit_visibility(self.own_visible, nodes.parent)
+        self.visible[:] = inherit_visibility(self.own_visible, nodes.parent)
         self.properties = {}
+        self._joints_current = False
 
     def binding(self, clip: Clip) -> Binding:
         """Index arrays that route ``clip.sample`` rows to nodes (built once per clip)."""
@@ -114,7 +139,7 @@ class Pose:
                 self.weights[node][first:first + width] = values[row, :width]
         if len(b.visible[0]):
             self.own_visible[b.visible[1]] = values[b.visible[0], 0] >= 0.5
-            self.visible = inherit_visibility(self.own_visible, self.scene.nodes.parent)
+            self.visible[:] = inherit_visibility(self.own_visible, self.scene.nodes.parent)
         for row, consumer, index, field, width in b.properties:
             self.properties.setdefault((consumer, index), {})[field] = values[row, :width]
         self._matrix_nodes = np.flatnonzero(self.scene.nodes.has_matrix & ~b.animated)
@@ -150,9 +175,35 @@ class Pose:
             self.reset()
             self.update_world()
             return
-        self.apply(clip, clip.sample(float(t), mode))
+        k = fast.active()
+        if k is None or not self._compiled_frame(k, clip, float(t), mode):
+            self.apply(clip, clip.sample(float(t), mode))
         if in_place:
             self._hold_root(clip, mode)
+            self._joints_current = False
+
+    def _compiled_frame(self, k, clip: Clip, t: float, mode: str) -> bool:
+        """``apply`` + ``update_world`` + every skin's joints by the compiled kernel; False: use numpy."""
+        if not math.isfinite(t):
+            raise ValueError(f"sample time must be a finite number of seconds, got {t}")
+        plan = self._plans.get((clip.key, mode))
+        if plan is None:
+            from viewer.fast.plan import FramePlan
+
+            clip.table(mode)  # an unknown mode raises here, as on the numpy path
+            plan = self._plans[(clip.key, mode)] = FramePlan(self, clip, mode)
+        try:
+            undrawable = plan.run(k, self, t)
+        except TypeError:  # buffers of a layout the kernel was not compiled for: numpy does this frame
+            return False
+        self._joints_current = True
+        self._matrix_nodes = plan.matrix_nodes
+        self.properties = {}
+        for row, consumer, index, field, width in plan.properties:
+            self.properties.setdefault((consumer, index), {})[field] = plan.values[row, :width].copy()
+        if undrawable:
+            self._warn_undrawable(np.flatnonzero(~self.drawable))
+        return True
 
     def motion_root(self, clip: Clip) -> int | None:
         """``motion_root`` of ``clip`` in this scene (found once per clip)."""
@@ -178,13 +229,14 @@ class Pose:
 
     def update_world(self) -> None:
         """Recompute local and world matrices from the current TRS, parents before children."""
+        self._joints_current = False
         with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below, once, with its node
-            self.local = math3d.compose_trs(self.translation, self.rotation, self.scale)
+            self.local[:] = math3d.compose_trs(self.translation, self.rotation, self.scale)
             if len(self._matrix_nodes):
                 self.local[self._matrix_nodes] = self.scene.nodes.matrix[self._matrix_nodes]
             compose_world(self.local, self.world_plan, out=self.world)
         # NaN fails the comparison too: one pass finds matrices the GPU cannot take (float32).
-        self.drawable = (np.abs(self.world) <= FLOAT32_MAX).all(axis=(1, 2))
+        self.drawable[:] = (np.abs(self.world) <= FLOAT32_MAX).all(axis=(1, 2))
         if not self.drawable.all():
             self._warn_undrawable(np.flatnonzero(~self.drawable))
 
@@ -196,13 +248,21 @@ class Pose:
 
     def joint_matrices(self, skin: int) -> np.ndarray:
         """(J, 4, 4) world(joint) × inverseBindMatrix for one skin."""
+        if self._joints_current:
+            if not self.skin_ok[skin]:
+                self._warn_joints(skin)
+            lo, hi = self._joint_spans[skin]
+            return self.joints_flat[lo:hi]
         s = self.scene.skins[skin]
         with np.errstate(over="ignore", invalid="ignore"):
             mats = self.world[s.joints] @ s.inverse_bind
         if not (np.abs(mats) <= FLOAT32_MAX).all():
-            self.scene.warn_once(f"/skins/{skin}", "joint matrices are not finite or beyond float32 range at "
-                                 "this pose; meshes with this skin are not drawn")
+            self._warn_joints(skin)
         return mats
+
+    def _warn_joints(self, skin: int) -> None:
+        self.scene.warn_once(f"/skins/{skin}", "joint matrices are not finite or beyond float32 range at "
+                             "this pose; meshes with this skin are not drawn")
 
     def node_weights(self, node: int) -> np.ndarray:
         """Morph weights of a mesh node now (node weights over mesh weights over zeros)."""

@@ -25,7 +25,7 @@ from typing import Sequence
 
 import numpy as np
 
-from viewer import math3d
+from viewer import fast, math3d
 from viewer.animation import modes
 from viewer.animation.keyframes import BandedSearch
 
@@ -101,7 +101,9 @@ class ChannelTable:
         parts = [channel_regions(c, mode, self.width) for c in curves]
         self.coef = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, 4, self.width))
         self.seg = np.concatenate([p[1] for p in parts]) if parts else np.zeros((0, _COLS))
-        self.search = BandedSearch([c.times for c in curves])
+        self.key_times = [np.asarray(c.times, dtype=np.float64) for c in curves]
+        self.search = BandedSearch(self.key_times)
+        self._plan = None  # the compiled kernels' view of this table (``fast.plan.TablePlan``), on first use
         # Per channel: 1 where its quaternions need renormalizing (cubic modes on rotations).
         self.norm = np.array([float(np.any(p[1][:, NORM] != 0.0)) for p in parts])
         self.any_norm = bool(self.norm.any())
@@ -123,6 +125,9 @@ class ChannelTable:
 
     def evaluate(self, t: float) -> np.ndarray:
         """Values (C, width) of every channel at time t (seconds); padding columns are 0."""
+        k = fast.active()
+        if k is not None:
+            return self.plan().sample(k, t)
         # Beyond the keys every channel holds, so clamping changes no value and keeps τ³ finite.
         t = min(max(t, -self.search.margin), self.search.hi)
         lo, hi = self._window
@@ -137,6 +142,14 @@ class ChannelTable:
             out += (f.ab * np.exp(f.iomega * tau)[:, None]).real
         return _normalize(out, self.norm) if self.any_norm else out
 
+    def plan(self):
+        """This table packed for the compiled kernels (``fast.plan.TablePlan``), built once."""
+        if self._plan is None:
+            from viewer.fast.plan import TablePlan
+
+            self._plan = TablePlan(self)
+        return self._plan
+
     def _frame_at(self, t: float) -> FrameCache:
         window = self.search.window(t)
         frame = self._frames.get(window)
@@ -148,7 +161,13 @@ class ChannelTable:
 
     def evaluate_batch(self, times: np.ndarray) -> np.ndarray:
         """Values (F, C, width) at many times (F,) in one pass."""
-        times = np.clip(np.asarray(times, dtype=np.float64), -self.search.margin, self.search.hi)
+        times = np.asarray(times, dtype=np.float64)
+        k = fast.active()
+        if k is not None:
+            out = np.empty((times.shape[0], len(self.widths), self.width))
+            self.plan().sample_batch(k, np.ascontiguousarray(times), out)  # normalized by the kernel
+            return out
+        times = np.clip(times, -self.search.margin, self.search.hi)
         out = self._groups.evaluate(times, len(self.widths), self.width)
         return _normalize(out, self.norm) if self.any_norm else out
 
