@@ -20,8 +20,9 @@ from viewer.animation.modes import MODES
 from viewer.cli import main
 
 BENCH_KEYS = {"channels", "frames", "per_frame_channel_samples_per_s", "batch_channel_samples_per_s",
-              "update_ms_per_frame"}
-BENCH_OPTIONAL = {"render_fps", "render_fps_noaa", "render_fps_msaa", "render_aa", "load_s", "first_frame_s"}
+              "update_ms_per_frame", "update_us_per_frame", "update_us_per_frame_numpy", "load_s",
+              "per_frame_channel_samples_per_s_numpy", "batch_channel_samples_per_s_numpy", "kernel"}
+BENCH_OPTIONAL = {"render_fps", "render_fps_noaa", "render_fps_msaa", "render_aa", "first_frame_s", "kernel_load_s"}
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:
@@ -225,7 +226,8 @@ def test_bench_json_keys(capsys, minimal_file):
     result = json.loads(out)
     assert BENCH_KEYS <= set(result) <= BENCH_KEYS | BENCH_OPTIONAL
     assert result["channels"] == 4 and result["frames"] == 50
-    for key in BENCH_KEYS | (BENCH_OPTIONAL & set(result)) - {"render_aa"}:
+    assert result["kernel"].startswith(("ready", "numpy", "failed")), result["kernel"]
+    for key in (BENCH_KEYS | (BENCH_OPTIONAL & set(result))) - {"render_aa", "kernel"}:
         assert isinstance(result[key], (int, float)) and result[key] > 0, key
     if "render_fps" in result:  # a four-triangle model: auto keeps MSAA
         assert result["render_aa"] == "msaa4" and "render_fps_msaa" not in result

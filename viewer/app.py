@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import math
 import sys
+import time as walltime
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +23,7 @@ import moderngl
 import moderngl_window as mglw
 import numpy as np
 
+from viewer import fast
 from viewer.playback.clock import Clock
 from viewer.compare import pane_rects
 from viewer.errors import GltfError
@@ -110,6 +112,7 @@ class ViewerApp(mglw.WindowConfig):
         self._screenshot_pending = False
         self._released = False
         self.scene = scene if scene is not None else load(options.path, options.allow_outside_folder)
+        fast.start()  # the compiled frame takes over from numpy when loaded; the window plays meanwhile
         self._make_gpu(self.scene)
         clock = Clock(speed=options.speed)
         self.state = ViewerState(self.scene, clock, options.animation, options.mode, options.fps, options.compare)
@@ -166,7 +169,9 @@ class ViewerApp(mglw.WindowConfig):
     def _pose_at(self, t: float) -> None:
         """The window's rule for a pose: the state's clip and mode at ``t``, held in place when asked (M)."""
         s = self.state
+        started = walltime.perf_counter()
         self.pose.set_time(s.clip, t, s.mode, s.display.in_place)
+        s.note_pose(walltime.perf_counter() - started)
 
     def _scene_view(self) -> SceneView:
         s = self.state

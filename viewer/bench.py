@@ -1,8 +1,9 @@
-"""``animview bench``: the command's report — speed of sampling and pose updates measured here, and of
-rendering (``export.speed``, where an offscreen context exists).
+"""``animview bench``: the command's report — speed of sampling and pose updates measured here, with the
+compiled kernels (``fast``) and with the numpy reference, and of rendering (``export.speed``, where an
+offscreen context exists).
 
-Method: one process, every clip warmed up first (tables built, caches filled), each measurement
-repeated and the best run kept (the least disturbed by the rest of the machine).
+Method: one process, every clip warmed up first (tables built, caches filled, kernels loaded), each
+measurement repeated and the best run kept (the least disturbed by the rest of the machine).
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Callable
 
 import numpy as np
 
+from viewer import fast
 from viewer.pose import Pose
 from viewer.scene import Scene
 
@@ -35,7 +37,8 @@ def times_per_clip(scene: Scene, frames: int) -> list[np.ndarray]:
 
 
 def measure_sampling(scene: Scene, frames: int) -> dict:
-    """Channel samples per second: one call per clip per frame, and one batch call per clip."""
+    """Channel samples per second: one call per clip per frame, and batches of frames per clip (in chunks
+    of bounded size, so a 40 000-channel clip needs no frames × channels array)."""
     clips = scene.clips
     times = times_per_clip(scene, frames)
     channels = sum(len(c.channels) for c in clips)
@@ -49,7 +52,8 @@ def measure_sampling(scene: Scene, frames: int) -> dict:
 
     def batch() -> None:
         for clip, ts in zip(clips, times):
-            clip.sample(ts)
+            for _ in clip.sample_chunks(ts):
+                pass
 
     per_frame()
     batch()
@@ -63,24 +67,49 @@ def measure_sampling(scene: Scene, frames: int) -> dict:
 
 
 def measure_update(scene: Scene, frames: int) -> float:
-    """Milliseconds per frame for sample + world matrices + joint matrices + morph weights."""
+    """Microseconds per frame for sample + world matrices + joint matrices + morph weights of the first
+    clip, one frame at a time: what the window does per frame (with whichever path ``fast`` has on)."""
     pose = Pose(scene)
-    clips = scene.clips or (None,)
-    times = times_per_clip(scene, frames) or [np.zeros(frames)]
+    clip = scene.clips[0] if scene.clips else None
+    ts = (np.linspace(0.0, clip.duration, frames) if clip else np.zeros(frames)).tolist()
     skins = range(len(scene.skins))
-    mesh_nodes = np.flatnonzero(scene.nodes.mesh >= 0)
+    mesh_nodes = np.flatnonzero(scene.nodes.mesh >= 0).tolist()
 
     def run() -> None:
-        for clip, ts in zip(clips, times):
-            for t in ts.tolist():
-                pose.set_time(clip, t)
-                for s in skins:
-                    pose.joint_matrices(s)
-                for n in mesh_nodes:
-                    pose.node_weights(n)
+        for t in ts:
+            pose.set_time(clip, t)
+            for s in skins:
+                pose.joint_matrices(s)
+            for n in mesh_nodes:
+                pose.node_weights(n)
 
     run()
-    return 1000.0 * best_seconds(run) / (frames * len(clips))
+    return 1e6 * best_seconds(run) / frames
+
+
+def measure_both_paths(scene: Scene, frames: int) -> dict:
+    """Sampling and update figures with the compiled kernels (when numba has them ready) and with numpy."""
+    result = {}
+    was_on = fast.active() is not None
+    fast.use(True)
+    result["kernel"] = fast.state()
+    if fast.ready_seconds() is not None:
+        result["kernel_load_s"] = fast.ready_seconds()
+    on = fast.active() is not None
+    if on:
+        result.update(measure_sampling(scene, frames))
+        result["update_us_per_frame"] = measure_update(scene, max(1, frames // 4))
+    fast.use(False)
+    numpy_sampling = measure_sampling(scene, frames)
+    result["update_us_per_frame_numpy"] = measure_update(scene, max(1, frames // 4))
+    if not on:
+        result.update(numpy_sampling)
+        result["update_us_per_frame"] = result["update_us_per_frame_numpy"]
+    for key in ("per_frame_channel_samples_per_s", "batch_channel_samples_per_s"):
+        result[f"{key}_numpy"] = numpy_sampling[key]
+    result["update_ms_per_frame"] = result["update_us_per_frame"] / 1000.0
+    fast.use(was_on)
+    return result
 
 
 def run_bench(scene: Scene, frames: int = 1000, size: tuple[int, int] = (640, 480),
@@ -103,8 +132,7 @@ def run_bench(scene: Scene, frames: int = 1000, size: tuple[int, int] = (640, 48
         result["first_frame_s"] = measure_first_frame(scene, size)
     except export.HeadlessError as exc:
         print(f"animview bench: no first_frame_s: {exc}", file=sys.stderr)
-    result.update(measure_sampling(scene, frames))
-    result["update_ms_per_frame"] = measure_update(scene, max(1, frames // 4))
+    result.update(measure_both_paths(scene, frames))
     try:
         result["render_fps"] = measure_render_fps(scene, size=size, frames=render_frames)
         samples, fxaa = choose_for(scene, "auto", DEFAULT_SAMPLES, size)

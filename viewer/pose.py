@@ -260,6 +260,20 @@ class Pose:
             self._warn_joints(skin)
         return mats
 
+    def all_joint_matrices(self) -> np.ndarray:
+        """(ΣJ, 4, 4) joint matrices of every skin end to end, in skin order: one read for the renderer,
+        however many characters the scene has (the compiled frame wrote them already)."""
+        if self._joints_current:
+            for skin in np.flatnonzero(~self.skin_ok).tolist():
+                self._warn_joints(skin)
+            return self.joints_flat
+        for skin, (lo, hi) in enumerate(self._joint_spans):
+            mats = self.joint_matrices(skin)
+            self.joints_flat[lo:hi] = mats
+            self.skin_ok[skin] = bool((np.abs(mats) <= FLOAT32_MAX).all())
+        self._joints_current = True
+        return self.joints_flat
+
     def _warn_joints(self, skin: int) -> None:
         self.scene.warn_once(f"/skins/{skin}", "joint matrices are not finite or beyond float32 range at "
                              "this pose; meshes with this skin are not drawn")

@@ -146,6 +146,16 @@ class Clip:
             raise ValueError(f"sample times must be finite numbers of seconds, got {bad}")
         return table.evaluate_batch(times)
 
+    def sample_chunks(self, times: np.ndarray, mode: str = "authored"):
+        """``sample`` of many times, yielded as (first frame, values (f, C, W)) chunks of bounded size, so
+        any clip at any number of frames is sampled in bounded memory."""
+        from viewer.fast.plan import chunks
+
+        times = np.asarray(times, dtype=np.float64).reshape(-1)
+        step = chunks(len(times), len(self.channels), self.table(mode).width).step
+        for lo in range(0, len(times), step):
+            yield lo, self.sample(times[lo: lo + step], mode)
+
     def channel_key_times(self, channel: int) -> np.ndarray:
         """Key times (seconds) of one channel, for per-channel keyframe stepping."""
         return np.asarray(self.channels[channel].curve.times, dtype=np.float64)

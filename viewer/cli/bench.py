@@ -29,5 +29,5 @@ def run(args) -> int:
         print(json.dumps(result))
     else:
         for k, v in result.items():
-            print(f"{k:<34} {v:,.3f}" if isinstance(v, float) else f"{k:<34} {v}")
+            print(f"{k:<40} {v:,.3f}" if isinstance(v, float) else f"{k:<40} {v}")
     return 0

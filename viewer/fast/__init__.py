@@ -41,6 +41,13 @@ def state() -> str:
     return f"{_state} ({_detail})" if _detail else _state
 
 
+def label() -> str:
+    """How the window names the path in use: "compiled", "numpy (compiling)" or "numpy"."""
+    if _kernels is not None:
+        return "compiled"
+    return "numpy (compiling)" if _state == "loading" else "numpy"
+
+
 def ready_seconds() -> float | None:
     """Seconds from ``start()`` to ready, for the stats line and README's start-up figures."""
     return _ready_s

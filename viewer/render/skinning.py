@@ -42,8 +42,7 @@ class JointTexture:
         if not self.total:
             return
         with np.errstate(over="ignore", invalid="ignore"):  # overflow / NaN products are caught below
-            for k in range(len(pose.scene.skins)):
-                self._matrices[self.offsets[k]:self.offsets[k + 1]] = pose.joint_matrices(k)
+            self._matrices[:] = pose.all_joint_matrices()
         bad = ~drawable(self._matrices)
         if bad.any():
             self._matrices[bad] = 0.0

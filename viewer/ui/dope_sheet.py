@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from imgui_bundle import imgui
 
+from viewer import fast
 from viewer.playback.rules import LOOP_MODES
 from viewer.ui import channel_rows
 from viewer.ui import timeline as tl
@@ -98,6 +99,12 @@ def _controls(state: ViewerState, lay: tl.Layout) -> FloatRect:
     if state.frame_seconds > 0.0:
         imgui.same_line()
         imgui.text_disabled(f"{1.0 / state.frame_seconds:4.0f} fps")
+    if state.pose_seconds > 0.0:
+        imgui.same_line()
+        imgui.text_disabled(f"pose {1e6 * state.pose_seconds:5.0f} us {fast.label()}")
+        if imgui.is_item_hovered():
+            imgui.set_tooltip("sample + pose + joint matrices of this frame, moving average;\n"
+                              f"frame kernel: {fast.state()}")
     message = state.message
     if message:
         imgui.same_line()

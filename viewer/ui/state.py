@@ -63,6 +63,8 @@ class ViewerState:
         """Width of the docked panel column once the user dragged it (None: a share of the window)."""
         self.frame_seconds = 0.0
         """Real seconds per drawn frame, smoothed (the bar shows it as fps)."""
+        self.pose_seconds = 0.0
+        """Real seconds of the window's pose update (sample + pose + joints), smoothed (the bar shows it)."""
         self.channel_filter = ""
         """Text typed in the dope sheet's filter (case-insensitive substring of "node · path")."""
         self.selected_only = False
@@ -93,6 +95,10 @@ class ViewerState:
     @message.setter
     def message(self, text: str) -> None:
         self._message, self._message_at = text, self.clock_source()
+
+    def note_pose(self, seconds: float) -> None:
+        """Fold one pose update's duration into ``pose_seconds`` (a 10-update moving average)."""
+        self.pose_seconds = seconds if self.pose_seconds <= 0.0 else 0.9 * self.pose_seconds + 0.1 * seconds
 
     def note_frame(self, dt: float) -> None:
         """Fold one frame's real duration (seconds) into ``frame_seconds`` (a 10-frame moving average)."""
