@@ -172,11 +172,12 @@ def combine(clips: Sequence[Clip]) -> Clip:
     """
     if len(clips) == 1:
         return clips[0]
-    taken = set()
+    taken: dict[tuple, list] = {}  # (consumer, index, field) → keys taken: only those can be the same property
     kept: list[list[Channel]] = []
     for clip in reversed(clips):
-        mine = [c for c in clip.channels if not any(same_property(c.key, k) for k in taken)]
-        taken.update(c.key for c in mine)
+        mine = [c for c in clip.channels if not any(same_property(c.key, k) for k in taken.get(c.key[:3], ()))]
+        for c in mine:
+            taken.setdefault(c.key[:3], []).append(c.key)
         kept.append(mine)
     kept.reverse()
     channels, parts, start = [], [], 0

@@ -53,7 +53,9 @@ def check_animations(raw: dict, file: Path, reader: AccessorReader) -> dict[tupl
     for a, animation in enumerate(raw.get("animations", [])):
         for s, sampler in enumerate(animation["samplers"]):
             _check_input(raw, sampler["input"], ("animations", a, "samplers", s, "input"), file, reader)
-        taken: dict[Key, tuple[int, str]] = {}  # property → (channel that animates it, how it was named)
+        # property → (channel that animates it, how it was named), grouped by (consumer, index, field): only a
+        # group's own members can be the same property, so each channel is compared with a handful, not all
+        taken: dict[tuple, dict[Key, tuple[int, str]]] = {}
         for c, channel in enumerate(animation["channels"]):
             here = ("animations", a, "channels", c)
             found = _target_key(raw, animation, channel, a, c, file, reader)
@@ -62,9 +64,10 @@ def check_animations(raw: dict, file: Path, reader: AccessorReader) -> dict[tupl
                 _warn(file, here, found)
                 continue
             key, name = found
-            clash = next(((k, v) for k, v in taken.items() if object_model.same_property(k, key)), None)
+            group = taken.setdefault(key[:3], {})
+            clash = next(((k, v) for k, v in group.items() if object_model.same_property(k, key)), None)
             if clash is None:
-                taken[key] = (c, name)
+                group[key] = (c, name)
                 continue
             (other_key, (earlier, other_name)) = clash
             via_pointer = name.startswith("/") or other_name.startswith("/")
@@ -76,8 +79,8 @@ def check_animations(raw: dict, file: Path, reader: AccessorReader) -> dict[tupl
             reason = f"targets {other_name} like the later channel {c}, which wins"
             ignored[(a, earlier)] = reason
             _warn(file, ("animations", a, "channels", earlier), reason)
-            del taken[other_key]
-            taken[key] = (c, name)
+            del group[other_key]
+            group[key] = (c, name)
     return ignored
 
 
