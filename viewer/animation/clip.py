@@ -120,6 +120,10 @@ class Clip:
             self._tables[mode] = ChannelTable([c.curve for c in self.channels], mode)
         return self._tables[mode]
 
+    def drop_tables(self) -> None:
+        """Forget the built tables (they are rebuilt on use): a huge clip's tables are most of its memory."""
+        self._tables.clear()
+
     def sample(self, t: float | np.ndarray, mode: str = "authored") -> np.ndarray:
         """Every channel's value at t (seconds).
 

@@ -35,8 +35,9 @@ START, LO, HI, OMEGA, POLY, NORM = range(6)
 _COLS = 6
 # Values per batch chunk (F_chunk × C × W): small enough that temporaries are reused from cache.
 CHUNK_VALUES = 16384
-# Frame caches kept per clip and mode (one per window between consecutive key times).
+# Frame caches kept per clip and mode (one per window between consecutive key times), and their memory.
 MAX_CACHED_WINDOWS = 4096
+FRAME_CACHE_BYTES = 32 << 20
 
 
 def _hold(value: np.ndarray, width: int, lo: float, hi: float) -> tuple[np.ndarray, np.ndarray]:
@@ -98,30 +99,36 @@ class ChannelTable:
     def __init__(self, curves: Sequence[modes.Curve], mode: str) -> None:
         self.widths = np.array([c.values.shape[1] for c in curves], dtype=np.int64)
         self.width = int(self.widths.max(initial=1))
-        parts = [channel_regions(c, mode, self.width) for c in curves]
-        self.coef = np.concatenate([p[0] for p in parts]) if parts else np.zeros((0, 4, self.width))
-        self.seg = np.concatenate([p[1] for p in parts]) if parts else np.zeros((0, _COLS))
         self.key_times = [np.asarray(c.times, dtype=np.float64) for c in curves]
         self.search = BandedSearch(self.key_times)
         self._plan = None  # the compiled kernels' view of this table (``fast.plan.TablePlan``), on first use
-        # Per channel: 1 where its quaternions need renormalizing (cubic modes on rotations).
-        self.norm = np.array([float(np.any(p[1][:, NORM] != 0.0)) for p in parts])
+        # Every channel's regions written straight into the table (no per-channel arrays to concatenate):
+        # a 40 000-channel clip has a million regions, and its table is the largest thing a clip holds.
+        # Coefficients are stored (4, R, W) so each power's rows are contiguous for the batch gathers.
+        regions = int(sum(len(t) + 1 for t in self.key_times))
+        self.coef4 = np.zeros((4, regions, self.width))
+        self.seg = np.zeros((regions, _COLS))
+        self.norm = np.zeros(len(curves))  # per channel: 1 where its quaternions need renormalizing
+        for c, (curve, at) in enumerate(zip(curves, self.search.bases.tolist())):
+            coef, seg = channel_regions(curve, mode, self.width)
+            self.coef4[:, at: at + len(seg)] = coef.transpose(1, 0, 2)
+            self.seg[at: at + len(seg)] = seg
+            self.norm[c] = float(np.any(seg[:, NORM] != 0.0))
         self.any_norm = bool(self.norm.any())
         self.any_slerp = bool(np.any(self.seg[:, OMEGA] != 0.0))
         self._window = (np.inf, -np.inf)  # [lo, hi): times in which the cached regions all hold
         self._frame: FrameCache | None = None
         # Between two consecutive key times of the whole clip no channel changes region, so a
-        # FrameCache depends only on that window's index: playback loops, so they are kept.
+        # FrameCache depends only on that window's index: playback loops, so they are kept, up to a
+        # memory budget (one window holds every channel's current region).
         self._frames: dict[int, FrameCache] = {}
-        self._groups = BatchGroups(curves, parts, self.coef, self.seg, self.search)
-        # Per-frame layouts per region: cubic coefficients (R, W, 4) for a matmul with [1, τ, τ², τ³],
-        # and slerp's q0 / K rows (zero on cubic regions, where ω = 0 and cos ωτ = 1).
-        poly = self.seg[:, POLY] != 0.0
-        self.poly_rows = np.ascontiguousarray(np.where(poly[:, None, None], self.coef, 0.0).transpose(0, 2, 1))
-        # Slerp rows as q0 − iK: Re[(q0 − iK)·e^{iωτ}] = q0·cos ωτ + K·sin ωτ, and a phase shift φ is a
-        # product with e^{iφ}.
-        self.ab_rows = np.where(poly[:, None], 0.0, self.coef[:, 0] - 1j * self.coef[:, 1])
-        self.omega = np.ascontiguousarray(self.seg[:, OMEGA])
+        self._max_frames = max(1, min(MAX_CACHED_WINDOWS, FRAME_CACHE_BYTES // max(1, 48 * len(curves) * self.width)))
+        self._groups: BatchGroups | None = None  # built on the first batch evaluation
+
+    @property
+    def coef(self) -> np.ndarray:
+        """Coefficients (R, 4, W) per region (a view of ``coef4``)."""
+        return self.coef4.transpose(1, 0, 2)
 
     def evaluate(self, t: float) -> np.ndarray:
         """Values (C, width) of every channel at time t (seconds); padding columns are 0."""
@@ -154,7 +161,7 @@ class ChannelTable:
         window = self.search.window(t)
         frame = self._frames.get(window)
         if frame is None:
-            if len(self._frames) >= MAX_CACHED_WINDOWS:
+            if len(self._frames) >= self._max_frames:
                 self._frames.clear()
             frame = self._frames[window] = FrameCache(self, window, t)
         return frame
@@ -168,6 +175,8 @@ class ChannelTable:
             self.plan().sample_batch(k, np.ascontiguousarray(times), out)  # normalized by the kernel
             return out
         times = np.clip(times, -self.search.margin, self.search.hi)
+        if self._groups is None:
+            self._groups = BatchGroups(self.key_times, self.coef4, self.seg, self.search)
         out = self._groups.evaluate(times, len(self.widths), self.width)
         return _normalize(out, self.norm) if self.any_norm else out
 
@@ -193,10 +202,14 @@ class FrameCache:
         hi = float(seg[:, HI].min(initial=np.inf))
         self.window = (lo, hi) if len(r) else (-np.inf, np.inf)
         self.origin = lo if np.isfinite(lo) else float(t)
-        omega = np.take(table.omega, r)
-        self.iomega = 1j * omega
-        self.poly = np.take(table.poly_rows, r, axis=0)
-        self.ab = np.take(table.ab_rows, r, axis=0)
+        self.iomega = 1j * seg[:, OMEGA]
+        # Cubic coefficients (C, W, 4) for a matmul with [1, τ, τ², τ³], and slerp's rows as q0 − iK:
+        # Re[(q0 − iK)·e^{iωτ}] = q0·cos ωτ + K·sin ωτ, and a phase shift φ is a product with e^{iφ}
+        # (zero where the other kind of region is).
+        rows = np.take(table.coef4, r, axis=1)
+        poly = (seg[:, POLY] != 0.0)[:, None]
+        self.poly = np.ascontiguousarray(np.where(poly[None], rows, 0.0).transpose(1, 2, 0))
+        self.ab = np.where(poly, 0.0, rows[0] - 1j * rows[1])
         delta = self.origin - seg[:, START]
         moved = (delta != 0.0) & (seg[:, LO] > -np.inf)
         if moved.any():
@@ -214,23 +227,22 @@ class BatchGroups:
     group serves them all, and d = t − region start is one (F,) vector per group.
     """
 
-    def __init__(self, curves, parts, coef: np.ndarray, seg: np.ndarray, search: BandedSearch) -> None:
+    def __init__(self, key_times, coef4: np.ndarray, seg: np.ndarray, search: BandedSearch) -> None:
         self.search = search
-        self.c = [np.ascontiguousarray(coef[:, k]) for k in range(4)]  # (R, W) each
+        self.c = list(coef4)  # (R, W) each, contiguous
         self.omega = np.ascontiguousarray(seg[:, OMEGA])
         self.groups: list[tuple[int, np.ndarray, list[tuple[str, np.ndarray, np.ndarray]]]] = []
         by_times: dict[bytes, list[int]] = {}
-        for i, c in enumerate(curves):
-            by_times.setdefault(np.asarray(c.times, np.float64).tobytes(), []).append(i)
-        bases = np.cumsum([0] + [len(p[0]) for p in parts])
+        for i, times in enumerate(key_times):
+            by_times.setdefault(times.tobytes(), []).append(i)
+        bases = np.append(search.bases, len(seg))
         for members in by_times.values():
             origin = seg[bases[members[0]]: bases[members[0] + 1], START]
             kinds: dict[str, list[int]] = {}
             for i in members:
-                rows = seg[bases[i]: bases[i + 1]]
-                rcoef = coef[bases[i]: bases[i + 1]]
-                kind = "slerp" if np.any(rows[:, OMEGA] != 0.0) else (
-                    "cubic" if np.any(rcoef[:, 2:] != 0.0) else "linear")
+                lo, hi = bases[i], bases[i + 1]
+                kind = "slerp" if np.any(seg[lo:hi, OMEGA] != 0.0) else (
+                    "cubic" if np.any(coef4[2:, lo:hi] != 0.0) else "linear")
                 kinds.setdefault(kind, []).append(i)
             subsets = [(k, _slice_if_consecutive(v), bases[np.array(v)]) for k, v in kinds.items()]
             self.groups.append((members[0], origin, subsets))

@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from viewer.fast.kernels_layout import (H_C, H_CH, H_COEF, H_IBM, H_J, H_JT, H_K, H_KTIMES, H_LAST, H_N, H_ND,
-                                        H_NORM, H_NW, H_R, H_REST_M, H_REST_TRS, H_REST_W, H_S, H_SEG, H_VALUES,
+from viewer.fast.kernels_layout import (H_C, H_CH, H_IBM, H_J, H_JT, H_K, H_KTIMES, H_LAST, H_N, H_ND,
+                                        H_NORM, H_NW, H_REST_M, H_REST_TRS, H_REST_W, H_S, H_VALUES,
                                         H_W, T_ROTATION, T_SCALE, T_TRANSLATION, T_VISIBLE, T_WEIGHTS)
 # Columns of the region table ``seg`` (table.py): START, LO, HI, OMEGA.
 _START, _LO, _HI, _OMEGA = 0, 1, 2, 3
@@ -58,10 +58,10 @@ def _sample_channels(t, coef, seg, ktimes, ch, norm, last, out):
             co = np.cos(omega * d)
             si = np.sin(omega * d)
             for w in range(width):
-                out[c, w] = coef[r, 0, w] * co + coef[r, 1, w] * si
+                out[c, w] = coef[0, r, w] * co + coef[1, r, w] * si
         else:
             for w in range(width):
-                out[c, w] = coef[r, 0, w] + d * (coef[r, 1, w] + d * (coef[r, 2, w] + d * coef[r, 3, w]))
+                out[c, w] = coef[0, r, w] + d * (coef[1, r, w] + d * (coef[2, r, w] + d * coef[3, r, w]))
         if norm[c] != 0.0:
             length = 0.0
             for w in range(width):
@@ -181,16 +181,15 @@ def _floats(buf, at, size):
 
 
 @njit(cache=True, nogil=True)
-def pose_frame(t, pf, pi, pb, sf, sb):
+def pose_frame(t, coef, seg, pf, pi, pb, sf, sb):
     """One whole frame of ``Pose.set_time`` + ``Pose.joint_matrices`` of every skin.
 
-    pf / pi / pb: the plan's float, int (header first) and bool tables; sf / sb: the pose's float and bool
+    coef (4, R, W) / seg (R, 6): the clip table's regions (shared, never copied: the largest arrays);
+    pf / pi / pb: the plan's other float, int (header first) and bool tables; sf / sb: the pose's float and bool
     state (``kernels_layout.state_layout`` / ``flag_layout``). Returns the number of nodes whose world
     matrix does not fit float32 (the caller warns about them).
     """
-    C, R, W, K, N, NW, J, S = pi[H_C], pi[H_R], pi[H_W], pi[H_K], pi[H_N], pi[H_NW], pi[H_J], pi[H_S]
-    coef = _floats(pf, pi[H_COEF], R * 4 * W).reshape((R, 4, W))
-    seg = _floats(pf, pi[H_SEG], R * 6).reshape((R, 6))
+    C, W, K, N, NW, J, S = pi[H_C], pi[H_W], pi[H_K], pi[H_N], pi[H_NW], pi[H_J], pi[H_S]
     ktimes = _floats(pf, pi[H_KTIMES], K)
     norm = _floats(pf, pi[H_NORM], C)
     rest_trs = _floats(pf, pi[H_REST_TRS], N * 10).reshape((N, 10))
