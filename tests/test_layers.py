@@ -20,7 +20,7 @@ FORBIDDEN = ("moderngl", "moderngl_window", "imgui_bundle", "pyglet")
 VIEWER = REPO_ROOT / "viewer"
 CORE_FILES = ["errors.py", "math3d.py", "scene.py", "pose.py", "bounds.py", "skin_bounds.py", "sampling.py",
               "compare.py", "writer.py", "bake.py", "lights.py"]
-CORE_PACKAGES = ["gltf", "animation", "playback"]
+CORE_PACKAGES = ["gltf", "animation", "playback", "fast"]
 
 PROBE = """
 import importlib, json, pkgutil, sys
@@ -50,6 +50,11 @@ def _core_sources() -> list[Path]:
 
 def _forbidden(name: str | None) -> bool:
     return bool(name) and name.split(".")[0] in FORBIDDEN
+
+
+def test_importing_the_core_does_not_import_numba():
+    """numba costs 0.15-0.35 s to import: only ``fast.start()`` loads it, off the path to a first picture."""
+    assert "numba" not in _probe_modules()
 
 
 def test_core_imports_no_gl_window_or_ui_in_a_fresh_process():
