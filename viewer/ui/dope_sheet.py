@@ -101,7 +101,7 @@ def _controls(state: ViewerState, lay: tl.Layout) -> FloatRect:
         imgui.text_disabled(f"{1.0 / state.frame_seconds:4.0f} fps")
     if state.pose_seconds > 0.0:
         imgui.same_line()
-        imgui.text_disabled(f"pose {1e6 * state.pose_seconds:5.0f} us {fast.label()}")
+        imgui.text_disabled(f"  pose {1e6 * state.pose_seconds:.0f} us ({fast.label()})")
         if imgui.is_item_hovered():
             imgui.set_tooltip("sample + pose + joint matrices of this frame, moving average;\n"
                               f"frame kernel: {fast.state()}")
