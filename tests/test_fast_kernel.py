@@ -172,3 +172,39 @@ def test_a_nonfinite_time_is_refused_as_on_the_numpy_path(kernel, tmp_path):
 def test_not_started_means_numpy(tmp_path):
     fast.use(False)
     assert fast.active() is None
+
+
+def _fresh(code: str, **env) -> str:
+    import os
+    import subprocess
+    import sys
+
+    from conftest import REPO_ROOT
+
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, **env})
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.strip()
+
+
+def test_started_in_the_background_the_kernel_takes_over_the_pose(tmp_path):
+    path = minimal_animated().write_gltf(tmp_path)
+    out = _fresh(f"""
+from viewer import fast, scene
+from viewer.pose import Pose
+s = scene.load({str(path)!r}); pose = Pose(s)
+print(fast.label())
+pose.set_time(s.clips[0], 0.5)
+assert not pose._plans  # numpy until started
+fast.start()
+assert fast.wait(600), fast.state()
+pose.set_time(s.clips[0], 0.5)
+print(fast.label(), len(pose._plans))
+""")
+    assert out.splitlines() == ["numpy", "compiled 1"]
+
+
+def test_animview_kernel_numpy_keeps_the_numpy_path():
+    out = _fresh("from viewer import fast; fast.start(); fast.wait(); print(fast.label(), '|', fast.state())",
+                 ANIMVIEW_KERNEL="numpy")
+    assert out == "numpy | numpy (ANIMVIEW_KERNEL=numpy)"
