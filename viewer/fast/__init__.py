@@ -29,6 +29,8 @@ _lock = threading.Lock()
 _thread: threading.Thread | None = None
 _done = threading.Event()
 BUILD_TIMEOUT_S = 300.0
+# The kernels' own functions and the helpers they call (numba caches each under its name).
+KERNELS = ("sample", "sample_batch", "pose_frame", "_sample_channels", "_region", "_apply", "_product")
 
 
 def active() -> ModuleType | None:
@@ -95,7 +97,8 @@ def _load() -> None:
     global _kernels, _state, _detail, _ready_s
     started = time.perf_counter()
     try:
-        _build_in_child()
+        if not _cache_looks_warm():
+            _build_in_child()
         from viewer.fast import warm
 
         module = warm.compile_all()
@@ -106,6 +109,20 @@ def _load() -> None:
         _kernels, _state = module, "ready"
     finally:
         _done.set()
+
+
+def _cache_looks_warm() -> bool:
+    """numba's cache index for every kernel sits beside the source, newer than it (then loading here is
+    quick and the child would only cost a second interpreter start). A cache elsewhere reads as cold."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    source = os.path.join(here, "kernels.py")
+    cache = os.path.join(here, "__pycache__")
+    try:
+        stamp = os.path.getmtime(source)
+        found = [n for n in os.listdir(cache) if n.startswith("kernels.") and n.endswith(".nbi")]
+        return len(found) >= len(KERNELS) and all(os.path.getmtime(os.path.join(cache, n)) >= stamp for n in found)
+    except OSError:
+        return False
 
 
 def _build_in_child() -> None:
