@@ -28,7 +28,7 @@ _START, _LO, _HI, _OMEGA = 0, 1, 2, 3
 FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _region(t, ktimes, first, count):
     """How many of a channel's keys are ≤ t: its local region (``keyframes.py``'s rule)."""
     lo = 0
@@ -42,11 +42,12 @@ def _region(t, ktimes, first, count):
     return lo
 
 
-@njit(cache=True, nogil=True)
-def _sample_channels(t, coef, seg, ktimes, ch, norm, last, out):
-    """Every channel's value at t into out (C, W): region search (last frame's region first), then the
-    region's cubic or slerp form, then quaternion renormalizing where the mode needs it."""
-    width = out.shape[1]
+@njit(cache=True, nogil=True, inline="always")
+def _sample_channels(t, coef, seg, ktimes, ch, norm, last, out, f):
+    """Every channel's value at t into out[f] (out: (F, C, W)): region search (last frame's region first),
+    then the region's cubic or slerp form, then quaternion renormalizing where the mode needs it. (Indexing
+    out[f, c, w] directly: a view per frame would cost more than a one-channel frame's arithmetic.)"""
+    width = out.shape[2]
     for c in range(ch.shape[0]):
         r = last[c]
         if not (seg[r, _LO] <= t < seg[r, _HI]):
@@ -58,31 +59,31 @@ def _sample_channels(t, coef, seg, ktimes, ch, norm, last, out):
             co = np.cos(omega * d)
             si = np.sin(omega * d)
             for w in range(width):
-                out[c, w] = coef[0, r, w] * co + coef[1, r, w] * si
+                out[f, c, w] = coef[0, r, w] * co + coef[1, r, w] * si
         else:
             for w in range(width):
-                out[c, w] = coef[0, r, w] + d * (coef[1, r, w] + d * (coef[2, r, w] + d * coef[3, r, w]))
+                out[f, c, w] = coef[0, r, w] + d * (coef[1, r, w] + d * (coef[2, r, w] + d * coef[3, r, w]))
         if norm[c] != 0.0:
             length = 0.0
             for w in range(width):
-                length += out[c, w] * out[c, w]
+                length += out[f, c, w] * out[f, c, w]
             length = np.sqrt(length)
             if length > 0.0:
                 for w in range(width):
-                    out[c, w] = out[c, w] / length
+                    out[f, c, w] = out[f, c, w] / length
 
 
 @njit(cache=True, nogil=True)
 def sample(t, lo, hi, coef, seg, ktimes, ch, norm, last, out):
-    """``ChannelTable.evaluate``: values (C, W) at one time, t clamped to [lo, hi] as the table does."""
-    _sample_channels(min(max(t, lo), hi), coef, seg, ktimes, ch, norm, last, out)
+    """``ChannelTable.evaluate``: values (1, C, W) at one time, t clamped to [lo, hi] as the table does."""
+    _sample_channels(min(max(t, lo), hi), coef, seg, ktimes, ch, norm, last, out, 0)
 
 
 @njit(cache=True, nogil=True)
 def sample_batch(times, lo, hi, coef, seg, ktimes, ch, norm, last, out):
     """``ChannelTable.evaluate_batch``: values (F, C, W) at F times; the caller bounds F (memory)."""
     for f in range(times.shape[0]):
-        _sample_channels(min(max(times[f], lo), hi), coef, seg, ktimes, ch, norm, last, out[f])
+        _sample_channels(min(max(times[f], lo), hi), coef, seg, ktimes, ch, norm, last, out, f)
 
 
 @njit(cache=True, nogil=True)
@@ -154,25 +155,25 @@ def _copy(src, isrc, out, io):
 
 @njit(cache=True, nogil=True)
 def _apply(values, ch, trs, weights, own_visible):
-    """Write sampled rows onto the rest pose already in trs / weights / own_visible (``Pose.apply``)."""
-    width = values.shape[1]
+    """Write sampled rows (values[0] of (1, C, W)) onto the rest pose in trs, weights, own_visible (``Pose.apply``)."""
+    width = values.shape[2]
     for c in range(ch.shape[0]):
         kind = ch[c, 3]
         node = ch[c, 4]
         if kind == T_TRANSLATION or kind == T_SCALE:
             col = 0 if kind == T_TRANSLATION else 7
             for k in range(min(3, width)):
-                trs[node, col + k] = values[c, k]
+                trs[node, col + k] = values[0, c, k]
         elif kind == T_ROTATION:
             for k in range(min(4, width)):
-                trs[node, 3 + k] = values[c, k]
+                trs[node, 3 + k] = values[0, c, k]
         elif kind == T_WEIGHTS:
             start = ch[c, 5]
             if start >= 0:
                 for k in range(min(ch[c, 6], width)):
-                    weights[start + k] = values[c, k]
+                    weights[start + k] = values[0, c, k]
         elif kind == T_VISIBLE:
-            own_visible[node] = values[c, 0] >= 0.5
+            own_visible[node] = values[0, c, 0] >= 0.5
 
 
 @njit(cache=True, nogil=True)
@@ -196,7 +197,7 @@ def pose_frame(t, coef, seg, pf, pi, pb, sf, sb):
     rest_weights = _floats(pf, pi[H_REST_W], NW)
     rest_matrix = _floats(pf, pi[H_REST_M], N * 16).reshape((N, 4, 4))
     inverse_bind = _floats(pf, pi[H_IBM], J * 16).reshape((J, 4, 4))
-    values = _floats(pf, pi[H_VALUES], C * W).reshape((C, W))
+    values = _floats(pf, pi[H_VALUES], C * W).reshape((1, C, W))
     ch = pi[pi[H_CH]: pi[H_CH] + C * 7].reshape((C, 7))
     last = pi[pi[H_LAST]: pi[H_LAST] + C]
     nd = pi[pi[H_ND]: pi[H_ND] + N * 3].reshape((N, 3))
@@ -207,7 +208,7 @@ def pose_frame(t, coef, seg, pf, pi, pb, sf, sb):
     world = sf[N * 26 + NW: N * 42 + NW].reshape((N, 4, 4))
     joints = sf[N * 42 + NW: N * 42 + NW + J * 16].reshape((J, 4, 4))
 
-    _sample_channels(min(max(t, pf[0]), pf[1]), coef, seg, ktimes, ch, norm, last, values)
+    _sample_channels(min(max(t, pf[0]), pf[1]), coef, seg, ktimes, ch, norm, last, values, 0)
     trs[:] = rest_trs
     weights[:] = rest_weights
     for n in range(N):

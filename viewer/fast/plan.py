@@ -45,9 +45,9 @@ class TablePlan:
 
     def sample(self, k, t: float) -> np.ndarray:
         """Values (C, W) at one time."""
-        out = np.empty((len(self.ch), self.width))
+        out = np.empty((1, len(self.ch), self.width))
         k.sample(t, self.lo, self.hi, self.coef, self.seg, self.ktimes, self.ch, self.norm, self.last, out)
-        return out
+        return out[0]
 
     def sample_batch(self, k, times: np.ndarray, out: np.ndarray) -> None:
         """Values at F times into out (F, C, W)."""
@@ -89,7 +89,8 @@ class FramePlan:
         ibm = [s.inverse_bind for s in skins]
         rest_trs = np.concatenate([nodes.translation, nodes.rotation, nodes.scale], axis=1)
         self.coef, self.seg = base.coef, base.seg
-        floats = {"bounds": np.array([base.lo, base.hi]), H_KTIMES: base.ktimes, H_NORM: base.norm, H_REST_TRS: rest_trs, H_REST_W: pose.rest_weights,
+        floats = {"bounds": np.array([base.lo, base.hi]), H_KTIMES: base.ktimes, H_NORM: base.norm,
+                  H_REST_TRS: rest_trs, H_REST_W: pose.rest_weights,
                   H_REST_M: nodes.matrix, H_IBM: np.concatenate(ibm) if ibm else np.zeros(0),
                   H_VALUES: np.zeros((len(ch), base.width))}
         ints = {H_CH: ch, H_LAST: base.ch[:, 2], H_ND: nd, H_JT: np.concatenate(jt) if jt else np.zeros(0)}

@@ -19,7 +19,7 @@ def compile_all() -> ModuleType:
     coef, seg = np.zeros((4, 2, 4)), np.array([[0.0, -np.inf, 0.0, 0.0, 1.0, 0.0], [0.0, 0.0, np.inf, 0.0, 1.0, 0.0]])
     ktimes, ch = np.zeros(1), np.array([[0, 1, 0, T_ROTATION, 0, -1, 0]], dtype=np.int64)
     norm, last = np.zeros(1), np.zeros(1, dtype=np.int64)
-    k.sample(0.0, -1.0, 1.0, coef, seg, ktimes, ch, norm, last, np.zeros((1, 4)))
+    k.sample(0.0, -1.0, 1.0, coef, seg, ktimes, ch, norm, last, np.zeros((1, 1, 4)))
     k.sample_batch(np.zeros(2), -1.0, 1.0, coef, seg, ktimes, ch, norm, last, np.zeros((2, 1, 4)))
     from viewer.fast.kernels_layout import HEADER
 
