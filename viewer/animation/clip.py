@@ -138,8 +138,8 @@ class Clip:
             ValueError: a time is NaN or ±inf. There is no one right answer for them (hold the last key
                 at +inf? NaN everywhere?), and a silent choice would hide the bug that made them.
         """
-        table = self.table(mode)
-        if np.ndim(t) == 0:
+        table = self._tables.get(mode) or self.table(mode)
+        if type(t) is float or np.ndim(t) == 0:  # the per-frame call: a float, checked without numpy first
             t = float(t)
             if not math.isfinite(t):
                 raise ValueError(f"sample time must be a finite number of seconds, got {t}")

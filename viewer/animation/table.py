@@ -134,7 +134,7 @@ class ChannelTable:
         """Values (C, width) of every channel at time t (seconds); padding columns are 0."""
         k = fast.active()
         if k is not None:
-            return self.plan().sample(k, t)
+            return (self._plan or self.plan()).sample(k, t)
         # Beyond the keys every channel holds, so clamping changes no value and keeps τ³ finite.
         t = min(max(t, -self.search.margin), self.search.hi)
         lo, hi = self._window
