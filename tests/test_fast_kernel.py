@@ -208,3 +208,13 @@ def test_animview_kernel_numpy_keeps_the_numpy_path():
     out = _fresh("from viewer import fast; fast.start(); fast.wait(); print(fast.label(), '|', fast.state())",
                  ANIMVIEW_KERNEL="numpy")
     assert out == "numpy | numpy (ANIMVIEW_KERNEL=numpy)"
+
+
+def test_slerp_over_a_huge_key_span(kernel, tmp_path):
+    b = GltfBuilder()
+    b.add_node()
+    b.add_animation([dict(node=0, path="rotation", times=[0.0, 1e300],
+                          values=[[0, 0, 0, 1], [0, 0, 1e-9, 1]])])
+    b.add_scene([0])
+    scene = scene_mod.load(b.write_gltf(tmp_path))
+    _assert_same(scene, scene.clips[0], "authored", np.array([0.0, 1e150, 5e299, 1e300]))

@@ -104,14 +104,17 @@ class ChannelTable:
         self._plan = None  # the compiled kernels' view of this table (``fast.plan.TablePlan``), on first use
         # Every channel's regions written straight into the table (no per-channel arrays to concatenate):
         # a 40 000-channel clip has a million regions, and its table is the largest thing a clip holds.
-        # Coefficients are stored (4, R, W) so each power's rows are contiguous for the batch gathers.
+        # Coefficients are stored (P, R, W) so each power's rows are contiguous for the batch gathers, and
+        # P = 2 (c0, c1) until a channel has a cubic region: LINEAR, STEP and slerp tables need half.
         regions = int(sum(len(t) + 1 for t in self.key_times))
-        self.coef4 = np.zeros((4, regions, self.width))
+        self.coefs = np.zeros((2, regions, self.width))
         self.seg = np.zeros((regions, _COLS))
         self.norm = np.zeros(len(curves))  # per channel: 1 where its quaternions need renormalizing
         for c, (curve, at) in enumerate(zip(curves, self.search.bases.tolist())):
             coef, seg = channel_regions(curve, mode, self.width)
-            self.coef4[:, at: at + len(seg)] = coef.transpose(1, 0, 2)
+            if len(self.coefs) == 2 and np.any(coef[:, 2:] != 0.0):
+                self.coefs = np.concatenate([self.coefs, np.zeros_like(self.coefs)])
+            self.coefs[:, at: at + len(seg)] = coef.transpose(1, 0, 2)[: len(self.coefs)]
             self.seg[at: at + len(seg)] = seg
             self.norm[c] = float(np.any(seg[:, NORM] != 0.0))
         self.any_norm = bool(self.norm.any())
@@ -127,8 +130,9 @@ class ChannelTable:
 
     @property
     def coef(self) -> np.ndarray:
-        """Coefficients (R, 4, W) per region (a view of ``coef4``)."""
-        return self.coef4.transpose(1, 0, 2)
+        """Coefficients (R, 4, W) per region (zeros where ``coefs`` holds no cubic rows)."""
+        full = self.coefs if len(self.coefs) == 4 else np.concatenate([self.coefs, np.zeros_like(self.coefs)])
+        return full.transpose(1, 0, 2)
 
     def evaluate(self, t: float) -> np.ndarray:
         """Values (C, width) of every channel at time t (seconds); padding columns are 0."""
@@ -176,7 +180,7 @@ class ChannelTable:
             return out
         times = np.clip(times, -self.search.margin, self.search.hi)
         if self._groups is None:
-            self._groups = BatchGroups(self.key_times, self.coef4, self.seg, self.search)
+            self._groups = BatchGroups(self.key_times, self.coefs, self.seg, self.search)
         out = self._groups.evaluate(times, len(self.widths), self.width)
         return _normalize(out, self.norm) if self.any_norm else out
 
@@ -206,7 +210,9 @@ class FrameCache:
         # Cubic coefficients (C, W, 4) for a matmul with [1, τ, τ², τ³], and slerp's rows as q0 − iK:
         # Re[(q0 − iK)·e^{iωτ}] = q0·cos ωτ + K·sin ωτ, and a phase shift φ is a product with e^{iφ}
         # (zero where the other kind of region is).
-        rows = np.take(table.coef4, r, axis=1)
+        rows = np.take(table.coefs, r, axis=1)
+        if len(rows) == 2:
+            rows = np.concatenate([rows, np.zeros_like(rows)])
         poly = (seg[:, POLY] != 0.0)[:, None]
         self.poly = np.ascontiguousarray(np.where(poly[None], rows, 0.0).transpose(1, 2, 0))
         self.ab = np.where(poly, 0.0, rows[0] - 1j * rows[1])
@@ -227,9 +233,9 @@ class BatchGroups:
     group serves them all, and d = t − region start is one (F,) vector per group.
     """
 
-    def __init__(self, key_times, coef4: np.ndarray, seg: np.ndarray, search: BandedSearch) -> None:
+    def __init__(self, key_times, coefs: np.ndarray, seg: np.ndarray, search: BandedSearch) -> None:
         self.search = search
-        self.c = list(coef4)  # (R, W) each, contiguous
+        self.c = list(coefs)  # (R, W) each, contiguous: c0, c1 (and c2, c3 when the table has cubics)
         self.omega = np.ascontiguousarray(seg[:, OMEGA])
         self.groups: list[tuple[int, np.ndarray, list[tuple[str, np.ndarray, np.ndarray]]]] = []
         by_times: dict[bytes, list[int]] = {}
@@ -242,7 +248,7 @@ class BatchGroups:
             for i in members:
                 lo, hi = bases[i], bases[i + 1]
                 kind = "slerp" if np.any(seg[lo:hi, OMEGA] != 0.0) else (
-                    "cubic" if np.any(coef4[2:, lo:hi] != 0.0) else "linear")
+                    "cubic" if np.any(coefs[2:, lo:hi] != 0.0) else "linear")
                 kinds.setdefault(kind, []).append(i)
             subsets = [(k, _slice_if_consecutive(v), bases[np.array(v)]) for k, v in kinds.items()]
             self.groups.append((members[0], origin, subsets))
@@ -259,7 +265,8 @@ class BatchGroups:
     def _evaluate_into(self, times: np.ndarray, out: np.ndarray) -> None:
         # np.take gathers rows an order of magnitude faster than fancy indexing on these shapes.
         # (Measured: plain expressions beat in-place ufuncs writing into the strided output here.)
-        c0, c1, c2, c3 = self.c
+        c0, c1 = self.c[:2]
+        c2, c3 = self.c[2:] or (None, None)  # only "cubic" subsets read them, and they exist only with cubics
         windows = self.search.windows(times)
         for first, origin, subsets in self.groups:
             j = self.search.local_regions(windows, first)

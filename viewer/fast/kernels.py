@@ -23,8 +23,8 @@ from numba import njit
 from viewer.fast.kernels_layout import (H_C, H_CH, H_IBM, H_J, H_JT, H_K, H_KTIMES, H_LAST, H_N, H_ND,
                                         H_NORM, H_NW, H_REST_M, H_REST_TRS, H_REST_W, H_S, H_VALUES,
                                         H_W, T_ROTATION, T_SCALE, T_TRANSLATION, T_VISIBLE, T_WEIGHTS)
-# Columns of the region table ``seg`` (table.py): START, LO, HI, OMEGA.
-_START, _LO, _HI, _OMEGA = 0, 1, 2, 3
+# Columns of the region table ``seg`` (table.py): START, LO, HI, OMEGA, POLY.
+_START, _LO, _HI, _OMEGA, _POLY = 0, 1, 2, 3, 4
 FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
@@ -55,14 +55,17 @@ def _sample_channels(t, coef, seg, ktimes, ch, norm, last, out, f):
             last[c] = r
         d = t - seg[r, _START]
         omega = seg[r, _OMEGA]
-        if omega != 0.0:
+        if seg[r, _POLY] == 0.0:  # slerp (its ω may underflow to 0 over a huge key span: still slerp's form)
             co = np.cos(omega * d)
             si = np.sin(omega * d)
             for w in range(width):
                 out[f, c, w] = coef[0, r, w] * co + coef[1, r, w] * si
-        else:
+        elif coef.shape[0] == 4:
             for w in range(width):
                 out[f, c, w] = coef[0, r, w] + d * (coef[1, r, w] + d * (coef[2, r, w] + d * coef[3, r, w]))
+        else:  # a table without cubic regions keeps c0, c1 only (the same sum: the cubic terms are 0)
+            for w in range(width):
+                out[f, c, w] = coef[0, r, w] + d * coef[1, r, w]
         if norm[c] != 0.0:
             length = 0.0
             for w in range(width):
@@ -185,7 +188,7 @@ def _floats(buf, at, size):
 def pose_frame(t, coef, seg, pf, pi, pb, sf, sb):
     """One whole frame of ``Pose.set_time`` + ``Pose.joint_matrices`` of every skin.
 
-    coef (4, R, W) / seg (R, 6): the clip table's regions (shared, never copied: the largest arrays);
+    coef (P, R, W) / seg (R, 6): the clip table's regions (shared, never copied: the largest arrays);
     pf / pi / pb: the plan's other float, int (header first) and bool tables; sf / sb: the pose's float and bool
     state (``kernels_layout.state_layout`` / ``flag_layout``). Returns the number of nodes whose world
     matrix does not fit float32 (the caller warns about them).

@@ -36,7 +36,7 @@ class TablePlan:
         self.ch[:, 2] = table.search.bases
         self.ch[:, 3] = T_OTHER
         self.ch[:, 5] = -1
-        self.coef = table.coef4  # (4, R, W), C-contiguous: shared with the table, never copied
+        self.coef = table.coefs  # (P, R, W), P = 2 or 4, C-contiguous: shared with the table, never copied
         self.seg = np.ascontiguousarray(table.seg, dtype=np.float64)
         self.norm = np.ascontiguousarray(table.norm, dtype=np.float64)
         self.last = self.ch[:, 2].copy()  # each channel's region last time: playback mostly stays in it
