@@ -213,8 +213,8 @@ def test_animview_kernel_numpy_keeps_the_numpy_path():
 def test_slerp_over_a_huge_key_span(kernel, tmp_path):
     b = GltfBuilder()
     b.add_node()
-    b.add_animation([dict(node=0, path="rotation", times=[0.0, 1e300],
+    b.add_animation([dict(node=0, path="rotation", times=[0.0, 3e38],
                           values=[[0, 0, 0, 1], [0, 0, 1e-9, 1]])])
     b.add_scene([0])
     scene = scene_mod.load(b.write_gltf(tmp_path))
-    _assert_same(scene, scene.clips[0], "authored", np.array([0.0, 1e150, 5e299, 1e300]))
+    _assert_same(scene, scene.clips[0], "authored", np.array([0.0, 1e20, 1.5e38, 3e38]))
