@@ -8,6 +8,8 @@ measurement repeated and the best run kept (the least disturbed by the rest of t
 from __future__ import annotations
 
 import gc
+import json
+import subprocess
 import sys
 import time
 from typing import Callable
@@ -126,33 +128,31 @@ def _drop_tables(scene: Scene) -> None:
 
 
 def run_bench(scene: Scene, frames: int = 1000, size: tuple[int, int] = (640, 480),
-              render_frames: int = 200) -> dict:
+              render_frames: int = 200, allow_outside_folder: bool = False) -> dict:
     """Every figure ``animview bench`` reports, keyed exactly as the CLI contract says.
 
-    ``first_frame_s`` (loaded scene → first picture read back) and ``render_fps`` are headless (EGL) at
-    ``size`` with read-back every frame: ``render_fps`` with the anti-aliasing ``render`` uses by default
-    (``--aa auto``: 4× MSAA, or FXAA on dense meshes; ``render_aa`` names it, and ``render_fps_msaa`` is the
-    MSAA figure where auto chose otherwise), ``render_fps_noaa`` without any; they are left out, with a
-    one-line warning, on a machine where no offscreen context can be made.
+    The rendering figures (``export.speed.render_figures``: ``first_frame_s``, ``render_fps``, ``render_aa``,
+    ``render_fps_msaa``, ``render_fps_noaa``; headless, EGL, at ``size``, read-back every frame) come from a
+    child process: a fresh process has compiled no shader, as a user's first render has not, and the GL
+    driver's memory (Mesa's own LLVM) stays out of this process's peak. They are left out, with a one-line
+    warning, on a machine where no offscreen context can be made.
     """
-    from viewer import export
-    from viewer.export.speed import measure_first_frame, measure_render_fps
-    from viewer.render.antialias import choose_for
-    from viewer.render.target import DEFAULT_SAMPLES
-
     result = {}
-    try:  # first: a fresh process has compiled no shader yet, as a user's first render has not
-        result["first_frame_s"] = measure_first_frame(scene, size)
-    except export.HeadlessError as exc:
-        print(f"animview bench: no first_frame_s: {exc}", file=sys.stderr)
+    render = _render_in_child(scene, size, render_frames, allow_outside_folder)
+    if "error" in render:
+        print(f"animview bench: no render figures: {render['error']}", file=sys.stderr)
+    else:
+        result.update(render)
     result.update(measure_both_paths(scene, frames))
-    try:
-        result["render_fps"] = measure_render_fps(scene, size=size, frames=render_frames)
-        samples, fxaa = choose_for(scene, "auto", DEFAULT_SAMPLES, size)
-        result["render_aa"] = "fxaa" if fxaa else f"msaa{samples}" if samples else "off"
-        if fxaa:
-            result["render_fps_msaa"] = measure_render_fps(scene, size=size, frames=render_frames, aa="msaa")
-        result["render_fps_noaa"] = measure_render_fps(scene, size=size, frames=render_frames, samples=0)
-    except export.HeadlessError as exc:
-        print(f"animview bench: no render_fps: {exc}", file=sys.stderr)
     return result
+
+
+def _render_in_child(scene: Scene, size: tuple[int, int], frames: int, allow_outside_folder: bool) -> dict:
+    command = [sys.executable, "-m", "viewer.export.speed", str(scene.path), "--size", f"{size[0]}x{size[1]}",
+               "--frames", str(frames)] + (["--allow-outside-folder"] if allow_outside_folder else [])
+    proc = subprocess.run(command, capture_output=True, text=True, env=fast.child_env(), check=False)
+    lines = proc.stdout.strip().splitlines()
+    if proc.returncode != 0 or not lines:
+        why = (proc.stderr.strip().splitlines() or [f"exit status {proc.returncode}"])[-1]
+        return {"error": why[:300]}
+    return json.loads(lines[-1])

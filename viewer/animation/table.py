@@ -30,9 +30,9 @@ from viewer.animation import modes
 from viewer.animation.keyframes import BandedSearch
 
 # Columns of the per-region segment table: polynomial origin (s), the times the region covers
-# [LO, HI), slerp rate ω (rad/s), P (1 on cubic regions), and "renormalize the quaternion".
-START, LO, HI, OMEGA, POLY, NORM = range(6)
-_COLS = 6
+# [LO, HI), slerp rate ω (rad/s), P (1 on cubic regions). (Renormalizing is per channel: ``norm``.)
+START, LO, HI, OMEGA, POLY = range(5)
+_COLS = 5
 # Values per batch chunk (F_chunk × C × W): small enough that temporaries are reused from cache.
 CHUNK_VALUES = 16384
 # Frame caches kept per clip and mode (one per window between consecutive key times), and their memory.
@@ -44,7 +44,7 @@ def _hold(value: np.ndarray, width: int, lo: float, hi: float) -> tuple[np.ndarr
     """A constant region over [lo, hi): coef [value, 0, 0, 0] (origin 0 keeps d finite)."""
     coef = np.zeros((1, 4, width))
     coef[0, 0, : value.shape[0]] = value
-    seg = np.array([[0.0, lo, hi, 0.0, 1.0, 0.0]])
+    seg = np.array([[0.0, lo, hi, 0.0, 1.0]])
     return coef, seg
 
 
@@ -58,11 +58,12 @@ def _slerp_coefficients(iv: modes.Intervals, dt: np.ndarray) -> tuple[np.ndarray
     return coef, iv.slerp_theta / dt
 
 
-def channel_regions(curve: modes.Curve, mode: str, width: int) -> tuple[np.ndarray, np.ndarray]:
+def channel_regions(curve: modes.Curve, mode: str, width: int) -> tuple[np.ndarray, np.ndarray, bool]:
     """Regions (n + 1) of one channel: hold-first, the n − 1 intervals, hold-last.
 
     Returns:
-        coef (n + 1, 4, width) and seg (n + 1, 6) — see the column names above.
+        coef (n + 1, 4, width), seg (n + 1, 5) — see the column names above — and whether the mode's values
+        are quaternions to renormalize.
     """
     times = np.asarray(curve.times, dtype=np.float64)
     values = np.asarray(curve.values, dtype=np.float64)
@@ -71,7 +72,7 @@ def channel_regions(curve: modes.Curve, mode: str, width: int) -> tuple[np.ndarr
     first = _hold(values[0], width, -np.inf, times[0])
     last = _hold(values[-1], width, times[-1], np.inf)
     if times.shape[0] == 1:
-        return np.concatenate([first[0], last[0]]), np.concatenate([first[1], last[1]])
+        return np.concatenate([first[0], last[0]]), np.concatenate([first[1], last[1]]), False
     iv = modes.intervals(mode, curve)
     dt = np.diff(times)
     seg = np.zeros((dt.shape[0], _COLS))
@@ -82,10 +83,9 @@ def channel_regions(curve: modes.Curve, mode: str, width: int) -> tuple[np.ndarr
         inv = 1.0 / dt
         raw = iv.coef * np.stack([np.ones_like(inv), inv, inv**2, inv**3], axis=1)[:, :, None]
         seg[:, POLY] = 1.0
-    seg[:, NORM] = float(iv.normalize)
     coef = np.zeros((dt.shape[0], 4, width))
     coef[:, :, : raw.shape[2]] = raw
-    return np.concatenate([first[0], coef, last[0]]), np.concatenate([first[1], seg, last[1]])
+    return np.concatenate([first[0], coef, last[0]]), np.concatenate([first[1], seg, last[1]]), bool(iv.normalize)
 
 
 class ChannelTable:
@@ -111,12 +111,12 @@ class ChannelTable:
         self.seg = np.zeros((regions, _COLS))
         self.norm = np.zeros(len(curves))  # per channel: 1 where its quaternions need renormalizing
         for c, (curve, at) in enumerate(zip(curves, self.search.bases.tolist())):
-            coef, seg = channel_regions(curve, mode, self.width)
+            coef, seg, normalize = channel_regions(curve, mode, self.width)
             if len(self.coefs) == 2 and np.any(coef[:, 2:] != 0.0):
                 self.coefs = np.concatenate([self.coefs, np.zeros_like(self.coefs)])
             self.coefs[:, at: at + len(seg)] = coef.transpose(1, 0, 2)[: len(self.coefs)]
             self.seg[at: at + len(seg)] = seg
-            self.norm[c] = float(np.any(seg[:, NORM] != 0.0))
+            self.norm[c] = float(normalize)
         self.any_norm = bool(self.norm.any())
         self.any_slerp = bool(np.any(self.seg[:, OMEGA] != 0.0))
         self._window = (np.inf, -np.inf)  # [lo, hi): times in which the cached regions all hold

@@ -9,13 +9,17 @@ The figure is frames / wall seconds of that loop, the best of ``REPEATS`` runs.
 """
 from __future__ import annotations
 
+import argparse
+import json
+import sys
+
 import moderngl
 import numpy as np
 
 from viewer.bench import best_seconds
 from viewer.export.offscreen import Offscreen, View
 from viewer.render.renderer import Look, RenderOptions
-from viewer.scene import Scene
+from viewer.scene import Scene, load
 
 WARMUP = 10
 REPEATS = 3
@@ -62,3 +66,45 @@ def _frame(off, t: float) -> np.ndarray:
     off.pose.set_time(off.clip, t, off.view.mode)
     off.renderer.render(off.pose, off.camera, off.target.fbo, off.view.options)
     return off.target.read()
+
+
+def render_figures(scene: Scene, size: tuple[int, int], frames: int) -> dict:
+    """``animview bench``'s rendering figures: ``first_frame_s`` (first: nothing compiled yet, as for a user's
+    first render), ``render_fps`` with ``--aa auto`` and ``render_aa`` naming what it chose, ``render_fps_msaa``
+    where auto chose FXAA, and ``render_fps_noaa``. Raises ``HeadlessError`` where no context can be made."""
+    from viewer.render.antialias import choose_for
+    from viewer.render.target import DEFAULT_SAMPLES
+
+    result = {"first_frame_s": measure_first_frame(scene, size),
+              "render_fps": measure_render_fps(scene, size=size, frames=frames)}
+    samples, fxaa = choose_for(scene, "auto", DEFAULT_SAMPLES, size)
+    result["render_aa"] = "fxaa" if fxaa else f"msaa{samples}" if samples else "off"
+    if fxaa:
+        result["render_fps_msaa"] = measure_render_fps(scene, size=size, frames=frames, aa="msaa")
+    result["render_fps_noaa"] = measure_render_fps(scene, size=size, frames=frames, samples=0)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m viewer.export.speed FILE --size WxH --frames N``: ``render_figures`` as one JSON line (or
+    ``{"error": ...}``); ``animview bench`` runs it as a child process."""
+    from viewer.export import HeadlessError
+
+    p = argparse.ArgumentParser(prog="python -m viewer.export.speed")
+    p.add_argument("file")
+    p.add_argument("--size", default="640x480")
+    p.add_argument("--frames", type=int, default=200)
+    p.add_argument("--allow-outside-folder", action="store_true")
+    args = p.parse_args(argv)
+    width, height = (int(v) for v in args.size.split("x"))
+    scene = load(args.file, args.allow_outside_folder)
+    try:
+        figures = render_figures(scene, (width, height), args.frames)
+    except HeadlessError as exc:
+        figures = {"error": str(exc)}
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

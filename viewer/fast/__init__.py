@@ -111,6 +111,13 @@ def _load() -> None:
         _done.set()
 
 
+def child_env() -> dict[str, str]:
+    """This environment, with the folder holding ``viewer`` first on PYTHONPATH: a child ``python -m viewer…``
+    imports this same code, from a checkout as from an installed wheel."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+
+
 def _cache_looks_warm() -> bool:
     """numba's cache index for every kernel sits beside the source, newer than it (then loading here is
     quick and the child would only cost a second interpreter start). A cache elsewhere reads as cold."""
@@ -127,10 +134,8 @@ def _cache_looks_warm() -> bool:
 
 def _build_in_child() -> None:
     """Fill the on-disk cache from a child process; any failure just leaves the compile to this one."""
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
     try:
-        subprocess.run([sys.executable, "-m", "viewer.fast.build"], timeout=BUILD_TIMEOUT_S, env=env,
+        subprocess.run([sys.executable, "-m", "viewer.fast.build"], timeout=BUILD_TIMEOUT_S, env=child_env(),
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     except (OSError, subprocess.SubprocessError):
         pass

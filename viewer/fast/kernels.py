@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from viewer.fast.kernels_layout import (H_C, H_CH, H_IBM, H_J, H_JT, H_K, H_KTIMES, H_LAST, H_N, H_ND,
+from viewer.fast.kernels_layout import (H_C, H_CH, H_IBM, H_J, H_JT, H_LAST, H_N, H_ND,
                                         H_NORM, H_NW, H_REST_M, H_REST_TRS, H_REST_W, H_S, H_VALUES,
                                         H_W, T_ROTATION, T_SCALE, T_TRANSLATION, T_VISIBLE, T_WEIGHTS)
 # Columns of the region table ``seg`` (table.py): START, LO, HI, OMEGA, POLY.
@@ -185,16 +185,15 @@ def _floats(buf, at, size):
 
 
 @njit(cache=True, nogil=True)
-def pose_frame(t, coef, seg, pf, pi, pb, sf, sb):
+def pose_frame(t, coef, seg, ktimes, pf, pi, pb, sf, sb):
     """One whole frame of ``Pose.set_time`` + ``Pose.joint_matrices`` of every skin.
 
-    coef (P, R, W) / seg (R, 6): the clip table's regions (shared, never copied: the largest arrays);
+    coef (P, R, W) / seg (R, 5) / ktimes: the clip table's regions and key times (shared, never copied: the largest arrays);
     pf / pi / pb: the plan's other float, int (header first) and bool tables; sf / sb: the pose's float and bool
     state (``kernels_layout.state_layout`` / ``flag_layout``). Returns the number of nodes whose world
     matrix does not fit float32 (the caller warns about them).
     """
-    C, W, K, N, NW, J, S = pi[H_C], pi[H_W], pi[H_K], pi[H_N], pi[H_NW], pi[H_J], pi[H_S]
-    ktimes = _floats(pf, pi[H_KTIMES], K)
+    C, W, N, NW, J, S = pi[H_C], pi[H_W], pi[H_N], pi[H_NW], pi[H_J], pi[H_S]
     norm = _floats(pf, pi[H_NORM], C)
     rest_trs = _floats(pf, pi[H_REST_TRS], N * 10).reshape((N, 10))
     rest_weights = _floats(pf, pi[H_REST_W], NW)

@@ -9,13 +9,13 @@ buffer starts with a header of sizes and offsets (``H_*``); ``state_layout`` pla
 # What a channel writes (column 3 of a plan's ``ch`` table).
 T_TRANSLATION, T_ROTATION, T_SCALE, T_WEIGHTS, T_VISIBLE, T_OTHER = range(6)
 
-# Header of a frame plan's int buffer: sizes (channels, value width, keys, nodes, weights, joints, skins),
-# then offsets of the float tables, then of the int tables. (The clip table's coefficients and regions,
-# the largest arrays, are passed as they are, never copied.)
-H_C, H_W, H_K, H_N, H_NW, H_J, H_S = range(7)
-H_KTIMES, H_NORM, H_REST_TRS, H_REST_W, H_REST_M, H_IBM, H_VALUES = range(7, 14)
-H_CH, H_LAST, H_ND, H_JT = range(14, 18)
-HEADER = 18
+# Header of a frame plan's int buffer: sizes (channels, value width, nodes, weights, joints, skins), then
+# offsets of the float tables, then of the int tables. (The clip table's coefficients, regions and key
+# times, the largest arrays, are passed as they are, never copied.)
+H_C, H_W, H_N, H_NW, H_J, H_S = range(6)
+H_NORM, H_REST_TRS, H_REST_W, H_REST_M, H_IBM, H_VALUES = range(6, 12)
+H_CH, H_LAST, H_ND, H_JT = range(12, 16)
+HEADER = 16
 
 
 def state_layout(nodes: int, weights: int, joints: int) -> dict[str, tuple[int, tuple[int, ...]]]:

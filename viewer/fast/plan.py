@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from viewer.fast.kernels_layout import (H_C, H_CH, H_IBM, H_J, H_JT, H_K, H_KTIMES, H_LAST, H_N, H_ND,
+from viewer.fast.kernels_layout import (H_C, H_CH, H_IBM, H_J, H_JT, H_LAST, H_N, H_ND,
                                         H_NORM, H_NW, H_REST_M, H_REST_TRS, H_REST_W, H_S, H_VALUES,
                                         H_W, HEADER, T_OTHER, T_ROTATION, T_SCALE, T_TRANSLATION, T_VISIBLE,
                                         T_WEIGHTS)
@@ -15,7 +15,7 @@ from viewer.fast.kernels_layout import (H_C, H_CH, H_IBM, H_J, H_JT, H_K, H_KTIM
 TARGETS = {"translation": T_TRANSLATION, "rotation": T_ROTATION, "scale": T_SCALE, "weights": T_WEIGHTS,
            "visible": T_VISIBLE}
 # Frames per batch-kernel call: bounds the values one chunk holds (``chunks``) whatever the clip's size.
-CHUNK_VALUES = 1 << 20
+CHUNK_VALUES = 1 << 18
 
 
 class TablePlan:
@@ -88,8 +88,8 @@ class FramePlan:
         jt = [np.stack([s.joints, np.full(len(s.joints), k)], axis=1) for k, s in enumerate(skins)]
         ibm = [s.inverse_bind for s in skins]
         rest_trs = np.concatenate([nodes.translation, nodes.rotation, nodes.scale], axis=1)
-        self.coef, self.seg = base.coef, base.seg
-        floats = {"bounds": np.array([base.lo, base.hi]), H_KTIMES: base.ktimes, H_NORM: base.norm,
+        self.coef, self.seg, self.ktimes = base.coef, base.seg, base.ktimes
+        floats = {"bounds": np.array([base.lo, base.hi]), H_NORM: base.norm,
                   H_REST_TRS: rest_trs, H_REST_W: pose.rest_weights,
                   H_REST_M: nodes.matrix, H_IBM: np.concatenate(ibm) if ibm else np.zeros(0),
                   H_VALUES: np.zeros((len(ch), base.width))}
@@ -99,9 +99,9 @@ class FramePlan:
         for key, offset in {**float_at, **int_at}.items():
             if key != "bounds":  # [lo, hi] of the clamp sit at pf[0:2]
                 self.pi[key] = offset
-        sizes = (len(ch), base.width, len(base.ktimes), len(nodes), len(pose.rest_weights),
-                 sum(len(s.joints) for s in skins), len(skins))
-        for key, size in zip((H_C, H_W, H_K, H_N, H_NW, H_J, H_S), sizes):
+        sizes = (len(ch), base.width, len(nodes), len(pose.rest_weights), sum(len(s.joints) for s in skins),
+                 len(skins))
+        for key, size in zip((H_C, H_W, H_N, H_NW, H_J, H_S), sizes):
             self.pi[key] = size
         self.pb = np.ascontiguousarray(nodes.visible, dtype=bool)
         a = int(self.pi[H_VALUES])
@@ -110,7 +110,7 @@ class FramePlan:
 
     def run(self, k, pose, t: float) -> int:
         """Pose the scene at t: every buffer of ``pose`` written; returns the count of undrawable nodes."""
-        return k.pose_frame(t, self.coef, self.seg, self.pf, self.pi, self.pb, pose.state, pose.flags)
+        return k.pose_frame(t, self.coef, self.seg, self.ktimes, self.pf, self.pi, self.pb, pose.state, pose.flags)
 
 
 def _pack(arrays: dict, dtype, start: int) -> tuple[np.ndarray, dict]:

@@ -16,14 +16,14 @@ def compile_all() -> ModuleType:
     from viewer.fast import kernels as k
     from viewer.fast.kernels_layout import T_ROTATION
 
-    coef, seg = np.zeros((4, 2, 4)), np.array([[0.0, -np.inf, 0.0, 0.0, 1.0, 0.0], [0.0, 0.0, np.inf, 0.0, 1.0, 0.0]])
+    coef, seg = np.zeros((4, 2, 4)), np.array([[0.0, -np.inf, 0.0, 0.0, 1.0], [0.0, 0.0, np.inf, 0.0, 1.0]])
     ktimes, ch = np.zeros(1), np.array([[0, 1, 0, T_ROTATION, 0, -1, 0]], dtype=np.int64)
     norm, last = np.zeros(1), np.zeros(1, dtype=np.int64)
     k.sample(0.0, -1.0, 1.0, coef, seg, ktimes, ch, norm, last, np.zeros((1, 1, 4)))
     k.sample_batch(np.zeros(2), -1.0, 1.0, coef, seg, ktimes, ch, norm, last, np.zeros((2, 1, 4)))
     from viewer.fast.kernels_layout import HEADER
 
-    k.pose_frame(0.0, coef, seg, np.array([-1.0, 1.0]), np.zeros(HEADER, dtype=np.int64), np.zeros(0, dtype=bool),
+    k.pose_frame(0.0, coef, seg, ktimes, np.array([-1.0, 1.0]), np.zeros(HEADER, dtype=np.int64), np.zeros(0, dtype=bool),
                  np.zeros(0), np.zeros(0, dtype=bool))
     for fn in (k.sample, k.sample_batch, k.pose_frame):
         fn.disable_compile()
