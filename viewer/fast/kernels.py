@@ -188,7 +188,7 @@ def _floats(buf, at, size):
 def pose_frame(t, coef, seg, ktimes, pf, pi, pb, sf, sb):
     """One whole frame of ``Pose.set_time`` + ``Pose.joint_matrices`` of every skin.
 
-    coef (P, R, W) / seg (R, 5) / ktimes: the clip table's regions and key times (shared, never copied: the largest arrays);
+    coef (P, R, W) / seg (R, 5) / ktimes: the clip table's regions and key times (shared, never copied);
     pf / pi / pb: the plan's other float, int (header first) and bool tables; sf / sb: the pose's float and bool
     state (``kernels_layout.state_layout`` / ``flag_layout``). Returns the number of nodes whose world
     matrix does not fit float32 (the caller warns about them).
