@@ -23,8 +23,8 @@ def compile_all() -> ModuleType:
     k.sample_batch(np.zeros(2), -1.0, 1.0, coef, seg, ktimes, ch, norm, last, np.zeros((2, 1, 4)))
     from viewer.fast.kernels_layout import HEADER
 
-    k.pose_frame(0.0, coef, seg, ktimes, np.array([-1.0, 1.0]), np.zeros(HEADER, dtype=np.int64), np.zeros(0, dtype=bool),
-                 np.zeros(0), np.zeros(0, dtype=bool))
+    none = np.zeros(0, dtype=bool)
+    k.pose_frame(0.0, coef, seg, ktimes, np.array([-1.0, 1.0]), np.zeros(HEADER, dtype=np.int64), none, np.zeros(0), none)
     for fn in (k.sample, k.sample_batch, k.pose_frame):
         fn.disable_compile()
     return k
