@@ -1,6 +1,4 @@
 """``python -m viewer`` is the ``animview`` command."""
-import sys
+from viewer.cli import main_entry
 
-from viewer.cli import main
-
-sys.exit(main())
+main_entry()

@@ -116,6 +116,14 @@ def color(text: str) -> tuple[float, float, float]:
     raise argparse.ArgumentTypeError(f"--background wants #rrggbb or r,g,b in 0..1, got {shorten(text)!r}")
 
 
+def modes_argument(text: str) -> tuple[str, ...]:
+    """``--compare``'s mode list: ``viewer.compare.modes_argument``, imported only when the flag is given (the
+    compare module is no part of a plain render or of the viewer's start)."""
+    from viewer.compare import modes_argument as parse
+
+    return parse(text)
+
+
 def add_file_arguments(parser: argparse.ArgumentParser, optional: bool = False) -> None:
     """The FILE argument and ``--allow-outside-folder``, the one switch of the loader's file access policy."""
     if optional:

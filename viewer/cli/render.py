@@ -12,7 +12,6 @@ from pathlib import Path
 
 from viewer.animation.modes import MODES
 from viewer.cli import args as a
-from viewer.compare import modes_argument
 from viewer.errors import UsageError
 
 NAME = "render"
@@ -47,7 +46,7 @@ def add_parser(subparsers) -> None:
     a.add_look_arguments(p)
     p.add_argument("--overlay", action="store_true",
                    help="draw the viewer's timeline and panels over the frames, as the window shows them")
-    p.add_argument("--compare", type=modes_argument, default=None, metavar="M1,M2[,M3[,M4]]",
+    p.add_argument("--compare", type=a.modes_argument, default=None, metavar="M1,M2[,M3[,M4]]",
                    help="one pane per interpolation mode, side by side (2x2 for four), one camera and time")
     p.add_argument("--trails", action="store_true", help="with --compare: motion trails with key dots")
     p.add_argument("--ghosts", action="store_true", help="with --compare: the mesh at every key time, faded")
@@ -89,7 +88,8 @@ def run(args) -> int:
         options.background = args.background
     view = export.View(size=args.size, camera=a.pick_camera(scene, args.camera, NAME), yaw=args.yaw,
                          pitch=args.pitch, zoom=args.zoom, samples=args.samples, mode=args.mode, options=options)
-    if _frame_pose(args, kind, scene, clip):
+    frame_pose, clip_box = _frame_pose(args, kind, scene, clip)
+    if frame_pose:
         view.frame_at = args.time
     start = 0.0 if args.start is None else args.start
     end = (clip.duration if clip is not None else 0.0) if args.end is None else args.end
@@ -104,7 +104,7 @@ def run(args) -> int:
     if args.node is not None and not 0 <= args.node < len(scene.nodes):
         raise UsageError(f"animview render: --node {args.node} is not in {scene.path}")
     try:
-        source = _frame_source(args, scene, clip, view)
+        source = _frame_source(args, scene, clip, view, clip_box)
         if kind == "png":
             export.write_png(source, out, args.time)
             count = 1
@@ -120,21 +120,24 @@ def run(args) -> int:
     return 0
 
 
-def _frame_pose(args, kind: str, scene, clip) -> bool:
-    """Whether the auto camera fits the pose at --time rather than the whole clip (``--frame``)."""
+def _frame_pose(args, kind: str, scene, clip):
+    """Whether the auto camera fits the pose at --time rather than the whole clip (``--frame``), and the
+    whole clip's bounds when deciding took them (else None): the plain source places its ground with them
+    rather than sampling the clip a second time."""
     if args.frame == "clip" or args.camera != "auto" or clip is None:
-        return False
+        return False, None
     if args.frame == "pose":
-        return True
+        return True, None
     if kind != "png" or args.compare is not None:
-        return False
+        return False, None
     from viewer.bounds import clip_bounds
     from viewer.export.offscreen import pose_bounds_at, travels
 
-    return travels(*clip_bounds(scene, clip, mode=args.mode), *pose_bounds_at(scene, clip, args.time, args.mode))
+    clip_box = clip_bounds(scene, clip, mode=args.mode)
+    return travels(*clip_box, *pose_bounds_at(scene, clip, args.time, args.mode)), clip_box
 
 
-def _frame_source(args, scene, clip, view):
+def _frame_source(args, scene, clip, view, clip_box=None):
     """The offscreen source the options ask for: compare panes, the overlay, or the plain picture."""
     if args.compare is not None:
         from viewer.export.compare import CompareLook, CompareOffscreen
@@ -147,4 +150,4 @@ def _frame_source(args, scene, clip, view):
         return OverlayOffscreen(scene, clip, view)
     from viewer.export import Offscreen
 
-    return Offscreen(scene, clip, view)
+    return Offscreen(scene, clip, view, clip_box=clip_box)

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from viewer.animation.modes import MODES
 from viewer.cli import args as a
-from viewer.compare import modes_argument
 from viewer.demo import DEFAULT_DEMO
 from viewer.errors import UsageError
 
@@ -32,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time", type=a.seconds, default=0.0, metavar="T", help="start at T seconds")
     parser.add_argument("--mode", choices=MODES, default="authored", help="interpolation mode")
     parser.add_argument("--fps", type=a.positive, default=30.0, help="frame rate for frame stepping and the ruler")
-    parser.add_argument("--compare", type=modes_argument, default=None, metavar="M1,M2[,M3[,M4]]",
+    parser.add_argument("--compare", type=a.modes_argument, default=None, metavar="M1,M2[,M3[,M4]]",
                         help="start in compare view: one pane per interpolation mode (C toggles it)")
     parser.add_argument("--window", choices=WINDOW_CLASSES, default="pyglet",
                         help="moderngl-window window class (default pyglet; headless needs --backend egl)")

@@ -38,15 +38,27 @@ class HeadlessError(RuntimeError):
     """No offscreen OpenGL context could be made (the message says what the machine lacks)."""
 
 
+# The libraries' sonames on Linux. Without them glcontext asks ctypes.util.find_library, which runs
+# `ldconfig -p` twice (about 15 ms of a 0.5 s render); with them it dlopens the very files that finds.
+EGL_LIBRARIES = {"libgl": "libGL.so.1", "libegl": "libEGL.so.1"}
+
+
 def create_context() -> moderngl.Context:
     """A standalone OpenGL 3.3+ core context on EGL (no display needed).
+
+    The libraries are named by soname first; where those names do not load (another system's layout),
+    glcontext's own search decides, and its error is the one reported.
 
     Raises:
         HeadlessError: EGL or a GL driver is missing, with a one-line hint.
     """
     try:
+        return moderngl.create_standalone_context(backend="egl", require=330, **EGL_LIBRARIES)
+    except Exception:  # glcontext raises bare Exceptions with the EGL error text
+        pass
+    try:
         return moderngl.create_standalone_context(backend="egl", require=330)
-    except Exception as exc:  # glcontext raises bare Exceptions with the EGL error text
+    except Exception as exc:
         raise HeadlessError(f"cannot create an offscreen OpenGL context with EGL ({exc}); install Mesa's EGL "
                             "(Debian/Ubuntu: libegl1 libegl-mesa0 libgl1 libgl1-mesa-dri)") from exc
 
@@ -106,7 +118,10 @@ class Offscreen:
     """A scene ready to render offscreen: context, renderer, pose, target and camera for one clip."""
 
     def __init__(self, scene: Scene, clip: Clip | None, view: View | None = None,
-                 ctx: moderngl.Context | None = None, programs: ProgramCache | None = None) -> None:
+                 ctx: moderngl.Context | None = None, programs: ProgramCache | None = None,
+                 clip_box: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+        """``clip_box``: the whole clip's bounds in the view's mode when the caller has them already (the
+        render command, deciding ``frame_at``): sampling a clip for them is most of a still's set-up."""
         self.view = view or View()
         self._own_ctx = ctx is None  # a context made here is released with the renderer
         self.ctx = ctx or create_context()
@@ -116,7 +131,7 @@ class Offscreen:
             self.renderer = Renderer(self.ctx, scene, programs)
             samples, fxaa = choose_for(scene, self.view.options.look.aa, self.view.samples, self.view.size)
             self.target = OffscreenTarget(self.ctx, self.view.size, samples, fxaa, self.renderer.programs)
-            lo, hi = clip_bounds(scene, clip, mode=self.view.mode)
+            lo, hi = clip_box if clip_box is not None else clip_bounds(scene, clip, mode=self.view.mode)
             self.renderer.set_ground(lo, hi)
             if self.view.frame_at is not None:
                 lo, hi = pose_bounds_at(scene, clip, self.view.frame_at, self.view.mode)

@@ -13,7 +13,7 @@ extension, or a placeholder with no data at all (no uri, optionally tagged
 to skip); a tagged one that an uncompressed bufferView or a compressed stream names is an error.
 
 The bitstreams are decoded in ``meshopt_codecs`` and the filters applied in ``meshopt_filters`` (the decoders
-are re-exported here).
+are re-exported here, imported on first use: a file without compressed views never loads them).
 
 Like meshoptimizer's own decoder (which three.js and Babylon use for both names), version 1 vertex data
 and the COLOR filter are read under either extension name. Malformed data raises ``ValueError`` there,
@@ -25,18 +25,24 @@ from __future__ import annotations
 from pathlib import Path
 
 from viewer.errors import GltfError, pointer
-from viewer.gltf.meshopt_codecs import (FILTER_FUNCTIONS, FILTERS, MODES, decode, decode_index_buffer,
-                                        decode_index_sequence, decode_vertex_buffer)
 
-__all__ = ["EXTENSIONS", "FILTERS", "FILTER_FUNCTIONS", "MODES", "check_extensions", "compressed_views",
-           "compression", "decode", "decode_index_buffer", "decode_index_sequence", "decode_vertex_buffer",
-           "drop_compression"]
+CODECS = ("FILTERS", "FILTER_FUNCTIONS", "MODES", "decode", "decode_index_buffer", "decode_index_sequence",
+          "decode_vertex_buffer")  # meshopt_codecs' names, re-exported on first use (``__getattr__``)
+__all__ = ["EXTENSIONS", "check_extensions", "compressed_views", "compression", "drop_compression", *CODECS]
 
 EXTENSIONS = ("EXT_meshopt_compression", "KHR_meshopt_compression")
 # Decoded sizes are claims (a placeholder buffer has no bytes, and a few compressed bytes can stand for a
 # kilobyte), so they are bounded before anything is decoded: per bufferView as an accessor is, and per file.
 MAX_DECODED_BYTES = 512 * 1024 * 1024
 MAX_DECODED_TOTAL = 1024 * 1024 * 1024
+
+
+def __getattr__(name: str):
+    if name in CODECS:
+        from viewer.gltf import meshopt_codecs
+
+        return getattr(meshopt_codecs, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # -- the glTF side -------------------------------------------------------------------------------------
@@ -153,6 +159,8 @@ def _check_view(raw: dict, v: int, view: dict, name: str, ext: dict, file: Path)
         if value not in options:
             fail(key, f"{key} {value!r:.40} is not one of {', '.join(options)}")
         return value  # type: ignore[return-value]
+
+    from viewer.gltf.meshopt_codecs import FILTERS, MODES
 
     buffers = raw.get("buffers", [])
     buffer = integer("buffer")

@@ -1,4 +1,5 @@
-"""Which anti-aliasing a frame gets, and the post-process pass (FXAA) that smooths a frame drawn without MSAA.
+"""Which anti-aliasing a frame gets, the post-process pass (FXAA) that smooths a frame drawn without MSAA, and
+the pass that resolves an MSAA frame (``resolve_pass``).
 
 Why a choice: on a CPU rasterizer (llvmpipe, what CI and headless machines have) 4× MSAA costs 2.5–3× the
 frame, and most of it goes to rasterizing samples of triangles smaller than a pixel: on a million-triangle
@@ -52,13 +53,13 @@ def choose_for(scene: Scene, aa: str, samples: int, size: tuple[int, int]) -> tu
 class PostPass:
     """Draws a frame texture into a framebuffer's viewport: FXAA'd, or copied as it is."""
 
-    def __init__(self, programs) -> None:
+    def __init__(self, programs, prog: moderngl.Program | None = None) -> None:
         self.programs = programs
-        self.prog = programs.get(FXAA_SHADER)
+        self.prog = prog or programs.get(FXAA_SHADER)
         self.vao = programs.ctx.vertex_array(self.prog, [])
 
     def draw(self, frame: moderngl.Texture, dst: moderngl.Framebuffer, viewport: tuple[int, int, int, int],
-             fxaa: bool) -> None:
+             fxaa: bool = False) -> None:
         ctx = self.programs.ctx
         dst.use()
         dst.viewport = viewport
@@ -73,3 +74,35 @@ class PostPass:
 
     def release(self) -> None:
         self.vao.release()
+
+
+# Built into the code (see ``ProgramCache.get``'s ``source``); it would sit as well in shaders/resolve.glsl.
+RESOLVE_SHADER = "resolve.glsl"
+RESOLVE_SOURCE = """#version 330 core
+// MSAA resolve: each pixel is the mean of its SAMPLES samples, summed from 0 in sample order and scaled by
+// 1 / SAMPLES -- the arithmetic of Mesa's own resolve blit (u_simple_shaders' msaa_resolve), so the picture
+// is the same bits. Why not the blit (glBlitFramebuffer): llvmpipe compiles its blit shader in every process
+// (no on-disk cache keeps it), 20-50 ms of each start; this program the shader cache keeps.
+#if defined VERTEX_SHADER
+void main() {
+    vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));  // one triangle over the viewport
+    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);
+}
+#elif defined FRAGMENT_SHADER
+uniform sampler2DMS u_frame;
+out vec4 f_color;
+void main() {
+    ivec2 p = ivec2(gl_FragCoord.xy);
+    vec4 sum = vec4(0.0);
+    for (int i = 0; i < SAMPLES; i++) {
+        sum += texelFetch(u_frame, p, i);
+    }
+    f_color = sum * (1.0 / float(SAMPLES));
+}
+#endif
+"""
+
+
+def resolve_pass(programs, samples: int) -> PostPass:
+    """The pass that resolves a multisampled texture of ``samples`` samples into a framebuffer of its size."""
+    return PostPass(programs, programs.get(RESOLVE_SHADER, {"SAMPLES": samples}, source=RESOLVE_SOURCE))

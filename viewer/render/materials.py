@@ -22,13 +22,12 @@ from functools import cached_property
 
 import moderngl
 import numpy as np
-from PIL import Image
 
 from viewer.errors import GltfError, GltfWarning, pointer
 from viewer.object_model import TEXTURE_SLOTS
 from viewer.scene import Scene
 
-GL_SRGB8_ALPHA8 = 0x8C43
+GL_SRGB8_ALPHA8, GL_RGBA8 = 0x8C43, 0x8058
 NEAREST, LINEAR = 9728, 9729
 MIPMAP_FILTERS = {9984, 9985, 9986, 9987}
 REPEAT, CLAMP_TO_EDGE, MIRRORED_REPEAT = 10497, 33071, 33648
@@ -155,7 +154,7 @@ class MaterialLibrary:
         self.ctx = ctx
         self.scene = scene
         self._textures: dict[tuple[int, int | None, bool], moderngl.Texture] = {}
-        self._pixels: dict[int, np.ndarray] = {}  # decoded once even when uploaded in both colour spaces
+        self._pixels: dict[int, tuple] = {}  # decoded once even when uploaded in both colour spaces
         self.materials = [self._material(i, m) for i, m in enumerate(scene.document.raw.get("materials", []))]
         self._pixels.clear()
 
@@ -208,11 +207,11 @@ class MaterialLibrary:
     def _upload(self, source: int, sampler: dict, wrap: tuple[int, int], srgb: bool) -> moderngl.Texture:
         limit = int(self.ctx.info["GL_MAX_TEXTURE_SIZE"])  # moderngl caches it: 0 if first read off-context
         if source not in self._pixels:
-            self._pixels[source] = decode_image(self.scene, source, limit if limit > 0 else None)
-        rgba = self._pixels[source]
-        h, w = rgba.shape[:2]
-        # glTF's UV (0, 0) is the image's top-left; uploading the top row first puts it at GL's t = 0
-        tex = self.ctx.texture((w, h), 4, rgba.tobytes(), **({"internal_format": GL_SRGB8_ALPHA8} if srgb else {}))
+            self._pixels[source] = decode_texels(self.scene, source, limit if limit > 0 else None)
+        size, components, texels = self._pixels[source]
+        # glTF's UV (0, 0) is the image's top-left; uploading the top row first puts it at GL's t = 0. Always
+        # an RGBA texture: RGB rows are widened by GL (alpha 1), as converting them to RGBA first would do.
+        tex = self.ctx.texture(size, components, texels, internal_format=GL_SRGB8_ALPHA8 if srgb else GL_RGBA8)
         min_filter = sampler.get("minFilter", DEFAULT_MIN_FILTER)
         mag_filter = sampler.get("magFilter", DEFAULT_MAG_FILTER)
         if min_filter in MIPMAP_FILTERS:
@@ -294,8 +293,19 @@ def decode_image(scene: Scene, index: int, max_size: int | None = None) -> np.nd
     Raises:
         GltfError: the bytes cannot be read or decoded (pointer ``/images/index``).
     """
+    (w, h), _, texels = decode_texels(scene, index, max_size, keep_rgb=False)
+    return np.frombuffer(texels, dtype=np.uint8).reshape(h, w, 4)
+
+
+def decode_texels(scene: Scene, index: int, max_size: int | None = None,
+                  keep_rgb: bool = True) -> tuple[tuple[int, int], int, bytes]:
+    """``decode_image`` as ((w, h), components, bytes) for ``ctx.texture``: an RGB image stays 3 bytes a
+    texel when ``keep_rgb`` (every other mode becomes RGBA). Widening RGB to RGBA in Pillow, then copying
+    it through numpy, cost more than decoding a 2048² JPEG."""
     where = pointer("images", index)
     data = scene.document.image_bytes(index)
+    from PIL import Image
+
     try:
         with Image.open(io.BytesIO(data)) as img:  # reads the header only
             size = img.size
@@ -307,12 +317,14 @@ def decode_image(scene: Scene, index: int, max_size: int | None = None) -> np.nd
                 scale = max_size / max(img.size)  # each side at least 1 (thumbnail() fails on 20000×1)
                 fit = tuple(min(max(1, round(side * scale)), max_size) for side in img.size)
                 img = img.convert("RGBA").resize(fit, Image.Resampling.BOX)
-            rgba = np.asarray(img.convert("RGBA"), dtype=np.uint8)
+            if img.mode != "RGBA" and not (keep_rgb and img.mode == "RGB"):
+                img = img.convert("RGBA")
+            decoded, components, texels = img.size, len(img.mode), img.tobytes()
     except GltfError:
         raise
     except Exception as exc:  # Pillow raises several types for broken data (and a DecompressionBombError)
         raise GltfError(scene.path, where, f"cannot decode image: {exc}") from exc
-    if rgba.shape[1::-1] != size:
+    if decoded != size:
         warnings.warn(f"{scene.path}:{where}: image is {size[0]}×{size[1]}, larger than the GPU's maximum texture "
-                      f"size {max_size}; scaled down to {rgba.shape[1]}×{rgba.shape[0]}", GltfWarning, stacklevel=2)
-    return rgba
+                      f"size {max_size}; scaled down to {decoded[0]}×{decoded[1]}", GltfWarning, stacklevel=3)
+    return decoded, components, texels

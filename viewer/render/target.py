@@ -1,8 +1,9 @@
 """An offscreen render target: a multisampled framebuffer, its resolve, and reading pixels back.
 
 Any context will do (the EGL one from ``viewer.export``, or the window's). With ``samples > 0`` the scene
-is drawn into a multisampled colour + depth pair and resolved into a plain RGBA8 framebuffer with
-``ctx.copy_framebuffer``; with ``fxaa`` it is drawn into a plain texture and the FXAA pass
+is drawn into a multisampled colour texture + depth pair and resolved into a plain RGBA8 framebuffer by
+``antialias.resolve_pass`` (a GPU that multisamples renderbuffers beyond textures gets a renderbuffer and
+``ctx.copy_framebuffer``); with ``fxaa`` it is drawn into a plain texture and the FXAA pass
 (``render.antialias``) writes the plain framebuffer; otherwise it draws straight into the plain one.
 """
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import moderngl
 import numpy as np
 
-from viewer.render.antialias import PostPass
+from viewer.render.antialias import PostPass, resolve_pass
 from viewer.render.shaders import ProgramCache
 
 DEFAULT_SAMPLES = 4
@@ -35,6 +36,8 @@ class OffscreenTarget:
         self.fxaa = bool(fxaa)
         self._programs, self._own_programs = programs, False
         self._post: PostPass | None = None
+        self._resolver: PostPass | None = None
+        self._multisampled: moderngl.Texture | None = None  # the colour the resolve pass reads
         self._finished = False  # the FXAA pass has run on what fbo holds now
         if fxaa:
             self._frame = self._texture()
@@ -42,8 +45,11 @@ class OffscreenTarget:
             self.picture = self._texture()
             self._resolved = ctx.framebuffer(self.picture)
         elif self.samples:
-            self.fbo = ctx.framebuffer(ctx.renderbuffer(self.size, 4, samples=self.samples),
-                                       ctx.depth_renderbuffer(self.size, samples=self.samples))
+            if self.samples <= int(ctx.info.get("GL_MAX_COLOR_TEXTURE_SAMPLES", 0)):
+                colour = self._multisampled = ctx.texture(self.size, 4, samples=self.samples)
+            else:
+                colour = ctx.renderbuffer(self.size, 4, samples=self.samples)
+            self.fbo = ctx.framebuffer(colour, ctx.depth_renderbuffer(self.size, samples=self.samples))
             self.picture = self._texture()
             # colour only: copy_framebuffer would also resolve depth into a depth attachment (slow on llvmpipe)
             self._resolved = ctx.framebuffer(self.picture)
@@ -57,11 +63,27 @@ class OffscreenTarget:
         tex.repeat_x = tex.repeat_y = False
         return tex
 
+    def _pass_programs(self) -> ProgramCache:
+        if self._programs is None:
+            self._programs, self._own_programs = ProgramCache(self.ctx), True
+        return self._programs
+
     def _pass(self) -> PostPass:
         if self._post is None:
-            self._own_programs = self._programs is None
-            self._post = PostPass(self._programs or ProgramCache(self.ctx))
+            self._post = PostPass(self._pass_programs())
         return self._post
+
+    def _resolve(self) -> None:
+        """The multisampled frame into ``picture``; the bound framebuffer stays bound (as a blit leaves it)."""
+        if self._multisampled is None:
+            self.ctx.copy_framebuffer(self._resolved, self.fbo)
+            return
+        if self._resolver is None:
+            self._resolver = resolve_pass(self._pass_programs(), self.samples)
+        bound = self.ctx.fbo
+        self._resolver.draw(self._multisampled, self._resolved, (0, 0, *self.size))
+        if bound is not None:
+            bound.use()
 
     def finish(self) -> moderngl.Framebuffer:
         """End the 3D drawing: with FXAA, run the pass now; the framebuffer to draw on top with (text and
@@ -78,7 +100,7 @@ class OffscreenTarget:
         the way; the viewport must be this target's size."""
         full = dst.viewport
         if self.samples:
-            self.ctx.copy_framebuffer(self._resolved, self.fbo)
+            self._resolve()
         self._pass().draw(self._frame if self.fxaa else self.picture, dst, viewport, fxaa=self.fxaa)
         dst.viewport = full
 
@@ -89,7 +111,7 @@ class OffscreenTarget:
         next ``read`` — copy it to keep it.
         """
         if self.samples:
-            self.ctx.copy_framebuffer(self._resolved, self.fbo)
+            self._resolve()
         self.finish()
         self._finished = False  # the next frame drawn into fbo gets its own pass
         self._resolved.read_into(self._pixels, components=4, alignment=1)
@@ -114,7 +136,8 @@ class OffscreenTarget:
                 if att is not None:
                     att.release()
             fbo.release()
-        if self._post is not None:
-            self._post.release()
-            if self._own_programs:
-                self._post.programs.release()
+        for post in (self._post, self._resolver):
+            if post is not None:
+                post.release()
+        if self._own_programs:
+            self._programs.release()
