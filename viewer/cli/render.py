@@ -104,6 +104,8 @@ def run(args) -> int:
     if args.node is not None and not 0 <= args.node < len(scene.nodes):
         raise UsageError(f"animview render: --node {args.node} is not in {scene.path}")
     try:
+        if kind != "png":
+            _kernels_if_worth_it(scene, clip, (end - start) * args.fps + 1)
         source = _frame_source(args, scene, clip, view, clip_box)
         if kind == "png":
             export.write_png(source, out, args.time)
@@ -118,6 +120,21 @@ def run(args) -> int:
     if not args.quiet:
         print(f"wrote {out} ({count} frame{'s' if count != 1 else ''})", file=sys.stderr)
     return 0
+
+
+# Estimated numpy pose cost per frame (s): a fixed part and a part per node (this VM, numpy 2.4).
+NUMPY_POSE_S = (80e-6, 0.5e-6)
+
+
+def _kernels_if_worth_it(scene, clip, frames: float) -> None:
+    """Load the compiled frame in the background (``fast.start``) when posing every frame by numpy would
+    take over a second: loading it costs ~0.7 s of this process's time even from a warm cache, more than a
+    short clip's poses. Frames render on numpy until it is ready, then on it."""
+    fixed, per_node = NUMPY_POSE_S
+    if clip is not None and frames * (fixed + per_node * len(scene.nodes)) > 1.0:
+        from viewer import fast
+
+        fast.start()
 
 
 def _frame_pose(args, kind: str, scene, clip):
