@@ -75,14 +75,14 @@ def measure_update(scene: Scene, frames: int) -> float:
     pose = Pose(scene)
     clip = scene.clips[0] if scene.clips else None
     ts = (np.linspace(0.0, clip.duration, frames) if clip else np.zeros(frames)).tolist()
-    skins = range(len(scene.skins))
+    skinned = bool(scene.skins)
     mesh_nodes = np.flatnonzero(scene.nodes.mesh >= 0).tolist()
 
     def run() -> None:
         for t in ts:
             pose.set_time(clip, t)
-            for s in skins:
-                pose.joint_matrices(s)
+            if skinned:
+                pose.all_joint_matrices()  # as the renderer reads them: every skin at once
             for n in mesh_nodes:
                 pose.node_weights(n)
 

@@ -79,6 +79,8 @@ class Pose:
         self.own_visible[:] = nodes.visible
         self.visible[:] = inherit_visibility(self.own_visible, nodes.parent)
         self._joints_current = False  # joints_flat holds this pose's joint matrices (the kernel wrote them)
+        self._joint_views = [self.joints_flat[lo:hi] for lo, hi in self._joint_spans]
+        self._bad_skins = 0  # how many skins' joint matrices do not fit float32 (when _joints_current)
         self._plans: dict[tuple, object] = {}  # (clip, mode) → fast.plan.FramePlan
         self.properties: dict[tuple[str, int], dict[str, np.ndarray]] = {}
         """Animated values of materials, cameras and lights now: (consumer, index) → {field: value}, in the
@@ -175,32 +177,39 @@ class Pose:
             self.reset()
             self.update_world()
             return
+        t = float(t)
         k = fast.active()
-        if k is None or not self._compiled_frame(k, clip, float(t), mode):
-            self.apply(clip, clip.sample(float(t), mode))
+        plan = self._plans.get((clip.key, mode)) if k is not None else None
+        if k is not None and plan is None:
+            plan = self._plan(clip, mode)
+        if plan is None or not self._compiled_frame(k, plan, t):
+            self.apply(clip, clip.sample(t, mode))
         if in_place:
             self._hold_root(clip, mode)
             self._joints_current = False
 
-    def _compiled_frame(self, k, clip: Clip, t: float, mode: str) -> bool:
+    def _plan(self, clip: Clip, mode: str):
+        """The compiled frame's plan for a clip and mode (``fast.plan.FramePlan``), built once."""
+        from viewer.fast.plan import FramePlan
+
+        clip.table(mode)  # an unknown mode raises here, as on the numpy path
+        plan = self._plans[(clip.key, mode)] = FramePlan(self, clip, mode)
+        return plan
+
+    def _compiled_frame(self, k, plan, t: float) -> bool:
         """``apply`` + ``update_world`` + every skin's joints by the compiled kernel; False: use numpy."""
         if not math.isfinite(t):
             raise ValueError(f"sample time must be a finite number of seconds, got {t}")
-        plan = self._plans.get((clip.key, mode))
-        if plan is None:
-            from viewer.fast.plan import FramePlan
-
-            clip.table(mode)  # an unknown mode raises here, as on the numpy path
-            plan = self._plans[(clip.key, mode)] = FramePlan(self, clip, mode)
         try:
-            undrawable = plan.run(k, self, t)
+            undrawable, self._bad_skins = plan.run(k, self, t)
         except TypeError:  # buffers of a layout the kernel was not compiled for: numpy does this frame
             return False
         self._joints_current = True
         self._matrix_nodes = plan.matrix_nodes
-        self.properties = {}
-        for row, consumer, index, field, width in plan.properties:
-            self.properties.setdefault((consumer, index), {})[field] = plan.values[row, :width].copy()
+        if plan.properties or self.properties:
+            self.properties = {}
+            for row, consumer, index, field, width in plan.properties:
+                self.properties.setdefault((consumer, index), {})[field] = plan.values[row, :width].copy()
         if undrawable:
             self._warn_undrawable(np.flatnonzero(~self.drawable))
         return True
@@ -249,10 +258,9 @@ class Pose:
     def joint_matrices(self, skin: int) -> np.ndarray:
         """(J, 4, 4) world(joint) × inverseBindMatrix for one skin."""
         if self._joints_current:
-            if not self.skin_ok[skin]:
+            if self._bad_skins and not self.skin_ok[skin]:
                 self._warn_joints(skin)
-            lo, hi = self._joint_spans[skin]
-            return self.joints_flat[lo:hi]
+            return self._joint_views[skin]
         s = self.scene.skins[skin]
         with np.errstate(over="ignore", invalid="ignore"):
             mats = self.world[s.joints] @ s.inverse_bind
@@ -264,13 +272,15 @@ class Pose:
         """(ΣJ, 4, 4) joint matrices of every skin end to end, in skin order: one read for the renderer,
         however many characters the scene has (the compiled frame wrote them already)."""
         if self._joints_current:
-            for skin in np.flatnonzero(~self.skin_ok).tolist():
-                self._warn_joints(skin)
+            if self._bad_skins:
+                for skin in np.flatnonzero(~self.skin_ok).tolist():
+                    self._warn_joints(skin)
             return self.joints_flat
         for skin, (lo, hi) in enumerate(self._joint_spans):
             mats = self.joint_matrices(skin)
             self.joints_flat[lo:hi] = mats
             self.skin_ok[skin] = bool((np.abs(mats) <= FLOAT32_MAX).all())
+        self._bad_skins = int((~self.skin_ok).sum())
         self._joints_current = True
         return self.joints_flat
 

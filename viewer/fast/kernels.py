@@ -190,8 +190,8 @@ def pose_frame(t, coef, seg, ktimes, pf, pi, pb, sf, sb):
 
     coef (P, R, W) / seg (R, 5) / ktimes: the clip table's regions and key times (shared, never copied);
     pf / pi / pb: the plan's other float, int (header first) and bool tables; sf / sb: the pose's float and bool
-    state (``kernels_layout.state_layout`` / ``flag_layout``). Returns the number of nodes whose world
-    matrix does not fit float32 (the caller warns about them).
+    state (``kernels_layout.state_layout`` / ``flag_layout``). Returns how many nodes' world matrices and
+    how many skins' joint matrices do not fit float32 (the caller warns about them).
     """
     C, W, N, NW, J, S = pi[H_C], pi[H_W], pi[H_N], pi[H_NW], pi[H_J], pi[H_S]
     norm = _floats(pf, pi[H_NORM], C)
@@ -235,7 +235,9 @@ def pose_frame(t, coef, seg, ktimes, pf, pi, pb, sf, sb):
             undrawable += 1
     for s in range(S):
         sb[3 * N + s] = True
+    bad_skins = 0
     for j in range(J):
         if not _product(world, jt[j, 0], inverse_bind, j, joints, j):
+            bad_skins += sb[3 * N + jt[j, 1]]  # counted once per skin
             sb[3 * N + jt[j, 1]] = False
-    return undrawable
+    return undrawable, bad_skins

@@ -108,8 +108,9 @@ class FramePlan:
         self.values = self.pf[a: a + len(ch) * base.width].reshape(len(ch), base.width)
         """The sampled values (C, W) of the last frame: properties of materials, cameras and lights."""
 
-    def run(self, k, pose, t: float) -> int:
-        """Pose the scene at t: every buffer of ``pose`` written; returns the count of undrawable nodes."""
+    def run(self, k, pose, t: float) -> tuple[int, int]:
+        """Pose the scene at t: every buffer of ``pose`` written; returns the counts of undrawable nodes and
+        skins."""
         return k.pose_frame(t, self.coef, self.seg, self.ktimes, self.pf, self.pi, self.pb, pose.state, pose.flags)
 
 
