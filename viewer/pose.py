@@ -81,6 +81,7 @@ class Pose:
         self._joints_current = False  # joints_flat holds this pose's joint matrices (the kernel wrote them)
         self._joint_views = [self.joints_flat[lo:hi] for lo, hi in self._joint_spans]
         self._bad_skins = 0  # how many skins' joint matrices do not fit float32 (when _joints_current)
+        self._no_weights: dict[int, np.ndarray] = {}  # node → zeros, for mesh nodes without morph weights
         self._plans: dict[tuple, object] = {}  # (clip, mode) → fast.plan.FramePlan
         self.properties: dict[tuple[str, int], dict[str, np.ndarray]] = {}
         """Animated values of materials, cameras and lights now: (consumer, index) → {field: value}, in the
@@ -293,8 +294,12 @@ class Pose:
         w = self.weights[node]
         if w is not None:
             return w
-        mesh = self.scene.nodes.mesh[node]
-        return np.zeros(self.scene.meshes[mesh].target_count if mesh >= 0 else 0)
+        zeros = self._no_weights.get(node)
+        if zeros is None:  # made once per node, read-only: the renderer asks every frame
+            mesh = self.scene.nodes.mesh[node]
+            zeros = self._no_weights[node] = np.zeros(self.scene.meshes[mesh].target_count if mesh >= 0 else 0)
+            zeros.flags.writeable = False
+        return zeros
 
     def primitive_positions(self, node: int, primitive: Primitive) -> np.ndarray:
         """World-space vertex positions (n, 3) of a mesh node's primitive, morphed and skinned on the CPU.
