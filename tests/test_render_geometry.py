@@ -6,7 +6,7 @@ import moderngl
 import numpy as np
 import pytest
 
-from viewer.render import geometry
+from viewer.render import closed, geometry
 from viewer.render.shaders import normalize_defines, read_source, stage_source
 from viewer.scene import Primitive
 
@@ -243,22 +243,22 @@ def cube(inward: bool = False, split: bool = False):
 
 def test_closed_outward_surfaces():
     p, t = cube()
-    assert geometry.closed_outward(p, t)
-    assert geometry.closed_outward(*cube(split=True))              # welded by position
-    assert not geometry.closed_outward(*cube(inward=True))         # inside out
-    assert not geometry.closed_outward(p, t[:-3])                  # a hole
+    assert closed.closed_outward(p, t)
+    assert closed.closed_outward(*cube(split=True))              # welded by position
+    assert not closed.closed_outward(*cube(inward=True))         # inside out
+    assert not closed.closed_outward(p, t[:-3])                  # a hole
     flipped = t.copy().reshape(-1, 3)
     flipped[0] = flipped[0, ::-1]
-    assert not geometry.closed_outward(p, flipped.reshape(-1))     # one triangle wound the other way
+    assert not closed.closed_outward(p, flipped.reshape(-1))     # one triangle wound the other way
     moving = np.zeros((1, len(p), 3))
-    assert geometry.closed_outward(p, t, moving)
+    assert closed.closed_outward(p, t, moving)
     ps, ts = cube(split=True)
     crack = np.zeros((1, len(ps), 3))
     crack[0, 0] = 0.1                                              # one copy of a corner moves alone
-    assert not geometry.closed_outward(ps, ts, crack)
+    assert not closed.closed_outward(ps, ts, crack)
     flip = np.zeros((1, len(p), 3))
     flip[0, :, 0] = -2 * p[:, 0]                                   # the target mirrors the cube: inside out
-    assert not geometry.closed_outward(p, t, flip)
+    assert not closed.closed_outward(p, t, flip)
 
 
 def test_closed_outward_with_split_vertices():
@@ -271,6 +271,6 @@ def test_closed_outward_with_split_vertices():
     data = geometry.prepare(prim, tangent_uv_set=0)
     assert data.source_vertex is not None and data.vertex_count > len(p)
     pos, idx = data.attributes["in_position"], data.indices
-    assert geometry.closed_outward(pos, idx, geometry.morph_deltas(prim, "POSITION", data.source_vertex))
+    assert closed.closed_outward(pos, idx, geometry.morph_deltas(prim, "POSITION", data.source_vertex))
     with pytest.raises(ValueError, match="source_vertex"):
-        geometry.closed_outward(pos, idx, geometry.morph_deltas(prim, "POSITION"))
+        closed.closed_outward(pos, idx, geometry.morph_deltas(prim, "POSITION"))

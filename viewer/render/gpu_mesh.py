@@ -11,10 +11,11 @@ from __future__ import annotations
 import moderngl
 import numpy as np
 
-from viewer.render.geometry import MeshData, closed_outward, morph_deltas, prepare
+from viewer.render.closed import closed_outward
+from viewer.render.geometry import MeshData, morph_deltas, prepare
 from viewer.render.environment import UNIT_ENV, UNIT_LUT
 from viewer.render.materials import SLOT_UNITS, Material, MaterialLibrary
-from viewer.render.morph import MorphTargets
+from viewer.render.morph import UNIT_NORMALS, UNIT_POSITIONS, UNIT_TANGENTS, MorphTargets
 from viewer.render.shaders import ProgramCache
 from viewer.scene import Primitive, Scene
 
@@ -22,9 +23,9 @@ GL_MODE = {"triangles": moderngl.TRIANGLES, "lines": moderngl.LINES, "points": m
 MESH_SHADER = "mesh.glsl"
 
 # texture units, fixed for every program (set once per program); material slots: materials.SLOT_UNITS
-UNIT_JOINTS, UNIT_MORPH_POS, UNIT_MORPH_NRM, UNIT_MORPH_TAN, UNIT_SCENE = 1, 2, 3, 4, 7
-SAMPLER_UNITS = {"u_joint_tex": UNIT_JOINTS, "u_morph_positions": UNIT_MORPH_POS, "u_morph_normals": UNIT_MORPH_NRM,
-                 "u_morph_tangents": UNIT_MORPH_TAN, "u_env": UNIT_ENV, "u_brdf_lut": UNIT_LUT,
+UNIT_JOINTS, UNIT_SCENE = 1, 7  # morph deltas: morph.UNIT_*
+SAMPLER_UNITS = {"u_joint_tex": UNIT_JOINTS, "u_morph_positions": UNIT_POSITIONS, "u_morph_normals": UNIT_NORMALS,
+                 "u_morph_tangents": UNIT_TANGENTS, "u_env": UNIT_ENV, "u_brdf_lut": UNIT_LUT,
                  "u_scene_color": UNIT_SCENE, **{f"u_{name}_tex": unit for name, unit in SLOT_UNITS.items()}}
 
 
@@ -35,11 +36,11 @@ class GpuPrimitive:
         source: the scene primitive it was made from.
         data: the CPU arrays uploaded (kept for bounds and tests).
         material: its material (with the texture already on the GPU).
-        morph: its morph-target textures.
+        morph: its morph-target textures (and, when heavy, its morph pass: see ``morph.py``).
         skinned: it has JOINTS_0/WEIGHTS_0 (drawn with the skin of the node that uses it).
         center: (3,) centre of its POSITION bounds, model space (back-to-front sorting of BLEND draws).
         closed: an OPAQUE, double-sided, unskinned triangle surface that is closed and faces outward
-            (``geometry.closed_outward``): its back faces may be culled whenever the camera is outside it.
+            (``closed.closed_outward``): its back faces may be culled whenever the camera is outside it.
         lo, hi: (3,) POSITION bounds, model space; delta_lo, delta_hi: (targets, 3) bounds of each morph
             target's POSITION deltas (for conservative morphed bounds).
     """
@@ -54,22 +55,23 @@ class GpuPrimitive:
         # and the CPU preparation must neither warn nor fail on them
         with np.errstate(over="ignore", invalid="ignore"):
             self.data: MeshData = prepare(primitive, tangent_uv_set(material))
-            self.morph = MorphTargets(ctx, primitive, self.data.source_vertex)
+            deltas = morph_deltas(primitive, "POSITION", self.data.source_vertex)
+            self.morph = MorphTargets(ctx, primitive, self.data.source_vertex, deltas)
             self.skinned = "in_joints0" in self.data.attributes
             pos = self.data.attributes["in_position"]
             self.lo, self.hi = (pos.min(axis=0), pos.max(axis=0)) if len(pos) else (np.zeros(3), np.zeros(3))
             self.center = 0.5 * self.lo.astype(np.float64) + 0.5 * self.hi.astype(np.float64)
-            deltas = morph_deltas(primitive, "POSITION", self.data.source_vertex)
             self.delta_lo = deltas.min(axis=1) if deltas is not None else np.zeros((0, 3))
             self.delta_hi = deltas.max(axis=1) if deltas is not None else np.zeros((0, 3))
             self.closed = (material.alpha_mode == "OPAQUE" and material.double_sided and not self.skinned
                            and self.data.kind == "triangles" and self._closed(closed_cache, deltas))
         self.mode = GL_MODE[self.data.kind]
-        self._buffers = {name: ctx.buffer(arr.tobytes()) for name, arr in self.data.attributes.items()}
+        self._buffers = {name: ctx.buffer(arr) for name, arr in self.data.attributes.items()}
         idx = self.data.indices
-        self._index_buffer = ctx.buffer(idx.tobytes()) if idx is not None and len(idx) else None
+        self._index_buffer = ctx.buffer(np.ascontiguousarray(idx)) if idx is not None and len(idx) else None
         self.count = len(idx) if idx is not None else self.data.vertex_count
-        self._vaos: dict[tuple[bool, bool, bool], tuple[moderngl.Program, moderngl.VertexArray]] = {}
+        self.morph.attach(programs, self._buffers)
+        self._vaos: dict[tuple[bool, ...], tuple[moderngl.Program, moderngl.VertexArray]] = {}
 
     def _closed(self, cache: dict | None, deltas: np.ndarray | None) -> bool:
         """``closed_outward`` of this primitive's triangles, found once per geometry in ``cache``: primitives
@@ -87,10 +89,12 @@ class GpuPrimitive:
             cache[key] = (closed, arrays)
         return closed
 
-    def defines(self, skinned: bool, debug_ids: bool = False, instanced: bool = False) -> dict[str, str]:
+    def defines(self, skinned: bool, debug_ids: bool = False, instanced: bool = False,
+                baked: bool = False) -> dict[str, str]:
         """The shader #defines of this primitive drawn skinned or not (a primitive with joints on a node
-        without a skin is drawn with the node's matrix), of the vertex-id debug output when asked, and of
-        instanced drawing (world matrices from a per-instance attribute, ``instancing.py``)."""
+        without a skin is drawn with the node's matrix), of the vertex-id debug output when asked, of
+        instanced drawing (world matrices from a per-instance attribute, ``instancing.py``), and without
+        the morph targets when the morph pass has ``baked`` them into the attributes."""
         attrs = self.data.attributes
         d: dict[str, str] = {}
         if "in_normal" in attrs:
@@ -108,7 +112,8 @@ class GpuPrimitive:
             d["SKIN"] = ""
             if "in_joints1" in attrs:
                 d["SKIN_8"] = ""
-        d.update(self.morph.defines())
+        if not baked:
+            d.update(self.morph.defines())
         d.update(self.material.defines(uv_sets))
         if debug_ids:
             d["DEBUG_VERTEX_ID"] = ""
@@ -116,18 +121,21 @@ class GpuPrimitive:
             d["INSTANCED"] = ""
         return d
 
-    def program_and_vao(self, skinned: bool, debug_ids: bool = False,
-                        instanced: bool = False) -> tuple[moderngl.Program, moderngl.VertexArray]:
+    def program_and_vao(self, skinned: bool, debug_ids: bool = False, instanced: bool = False,
+                        baked: bool = False) -> tuple[moderngl.Program, moderngl.VertexArray]:
         """The compiled variant and its vertex array (made on first use, then kept). The instanced variant's
-        array holds only the per-vertex buffers: the caller binds ``in_model`` to its instance data per draw."""
-        key = (skinned and self.skinned, debug_ids, instanced and not (skinned and self.skinned))
+        array holds only the per-vertex buffers: the caller binds ``in_model`` to its instance data per draw.
+        ``baked``: the variant reading the morph pass's outputs (after ``morph.bake`` said True)."""
+        key = (skinned and self.skinned, debug_ids, instanced and not (skinned and self.skinned), baked)
         if key not in self._vaos:
             prog = self.programs.get(MESH_SHADER, self.defines(*key))
             for name, unit in SAMPLER_UNITS.items():
                 if name in prog:
                     prog[name].value = unit
-            content = [(buf, _format(self.data.attributes[name]), name)
-                       for name, buf in self._buffers.items() if name in prog]
+            buffers = {name: (buf, _format(self.data.attributes[name])) for name, buf in self._buffers.items()}
+            if baked:
+                buffers.update(self.morph.morph_pass.outputs)
+            content = [(buf, fmt, name) for name, (buf, fmt) in buffers.items() if name in prog]
             vao = self.ctx.vertex_array(prog, content, index_buffer=self._index_buffer, index_element_size=4)
             self._vaos[key] = (prog, vao)
         return self._vaos[key]
@@ -135,10 +143,7 @@ class GpuPrimitive:
     def bind_textures(self) -> None:
         """Bind this primitive's own textures (material slots, morph deltas) to their fixed units."""
         self.material.bind()
-        for tex, unit in ((self.morph.positions, UNIT_MORPH_POS), (self.morph.normals, UNIT_MORPH_NRM),
-                          (self.morph.tangents, UNIT_MORPH_TAN)):
-            if tex is not None:
-                tex.use(unit)
+        self.morph.bind()
 
     def release(self) -> None:
         for _, vao in self._vaos.values():

@@ -13,8 +13,8 @@ Who is instanced (decided once, at load): draw items that are not skinned (``ski
 (blending needs back-to-front order per item), not transmissive (drawn after the opaque pass) and not empty, of a primitive with at least
 ``MIN_INSTANCES`` such items; every other item keeps the per-item path, so scenes of a few nodes draw
 exactly as before. Each frame a primitive's instances are grouped by their morph weights (the uniform
-is set once per group) and split by mirroring (det < 0 needs the clockwise front face, glTF 2.0 §3.7.4),
-and nodes whose world matrix is beyond float32 (``pose.drawable``) are left out, as on the per-item path.
+is set, or the morph pass run, once per group) and split by mirroring (det < 0 needs the clockwise front
+face, glTF 2.0 §3.7.4), and nodes whose world matrix is beyond float32 (``pose.drawable``) are left out, as on the per-item path.
 
 Differences from the per-item path, none visible: double-sided primitives are never culled here (there,
 closed ones are culled when no back face can show, which only saves time); the normal matrix is made
@@ -112,9 +112,10 @@ class Instancing:
         ctx = self.ctx
         for run in self.prepare(pose):
             prim = run.primitive
-            prog, vao = prim.program_and_vao(False, instanced=True)
+            baked = run.weights is not None and prim.morph.bake(run.weights)
+            prog, vao = prim.program_and_vao(False, instanced=True, baked=baked)
             u = uniforms_for(prog, frame)
-            if run.weights is not None:
+            if run.weights is not None and not baked:
                 set_uniform(u, "u_morph_weights", run.weights)
                 set_uniform(u, "u_morph_vertex_count", prim.morph.vertex_count)
             for name, value in material_uniforms(prim.material, prim.source.material, pose):

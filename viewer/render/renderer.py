@@ -1,9 +1,10 @@
 """One frame of a posed scene into a framebuffer: the same code for the window and for offscreen export.
 
 ``Renderer(ctx, scene)`` uploads everything once (primitives, textures, morph deltas, the joint
-texture, the grid). ``render(pose, camera, framebuffer, options)`` then draws the pose as it is —
-the renderer never decides time: per frame it only writes uniforms, the joint texture and the morph
-weights. Order (glTF 2.0 §3.9.4): OPAQUE and MASK primitives, the ground grid, then BLEND primitives
+texture; the grid when ``set_ground`` places it or the first frame needs it). ``render(pose, camera,
+framebuffer, options)`` then draws the pose as it is — the renderer never decides time: per frame it only
+writes uniforms, the joint texture and the morph weights (or runs the morph pass of a heavily morphed
+primitive with them, ``morph.py``). Order (glTF 2.0 §3.9.4): OPAQUE and MASK primitives, the ground grid, then BLEND primitives
 back to front with depth writes off, then the axis gizmo on top. Primitives shown by many nodes are
 drawn instanced, a few draws for all their nodes (``instancing.py``); the rest one draw per item.
 
@@ -87,8 +88,7 @@ class Renderer:
         self.joints = JointTexture(ctx, scene)
         self.items = self._draw_items()
         self.instancing = Instancing(ctx, self.items)  # decides once which items are drawn as instances
-        lo, hi = Pose(scene).bounds()
-        self.overlays = Overlays(ctx, self.programs, lo, hi)
+        self._overlays: Overlays | None = None  # made by set_ground, or at the first frame that needs it
         self._uniforms: dict[int, dict[str, moderngl.Uniform]] = {}
         self._updated: set[int] = set()  # programs whose per-frame uniforms are set for this frame
         self._view_proj = np.eye(4)
@@ -107,7 +107,19 @@ class Renderer:
 
     def set_ground(self, lo: np.ndarray, hi: np.ndarray) -> None:
         """Place the ground grid under the bounds [lo, hi] (call with a whole clip's bounds)."""
-        self.overlays.set_ground(lo, hi)
+        if self._overlays is None:
+            self._overlays = Overlays(self.ctx, self.programs, lo, hi)
+        else:
+            self._overlays.set_ground(lo, hi)
+
+    @property
+    def overlays(self) -> Overlays:
+        """The grid and gizmo; a renderer never given a ground puts the grid under the rest pose. Made on
+        first use: the callers that set a clip's ground (every one but tests) skip bounding the rest pose,
+        which on a heavily morphed file costs as much as its upload."""
+        if self._overlays is None:
+            self.set_ground(*Pose(self.scene).bounds())
+        return self._overlays
 
     def _program_uniforms(self, prog: moderngl.Program, frame: dict) -> dict[str, moderngl.Uniform]:
         """The active uniforms of a program (looked up once; set them with ``set_uniform``), with the
@@ -268,7 +280,9 @@ class Renderer:
         prim = item.primitive
         if not prim.count:
             return
-        prog, vao = prim.program_and_vao(item.skin >= 0, debug)
+        weights = morph_weights(pose, [item.node], prim.morph.count).tobytes() if prim.morph.count else None
+        baked = weights is not None and prim.morph.bake(weights)
+        prog, vao = prim.program_and_vao(item.skin >= 0, debug, baked=baked)
         u = self._program_uniforms(prog, frame)
         world = pose.world[item.node]
         mirrored = False
@@ -278,8 +292,8 @@ class Renderer:
             set_uniform(u, "u_model", math3d.to_gl(world))
             normals, mirrored = normal_matrix(world[:3, :3])
             set_uniform(u, "u_normal_matrix", math3d.to_gl(normals))
-        if prim.morph.count:
-            set_uniform(u, "u_morph_weights", morph_weights(pose, [item.node], prim.morph.count).tobytes())
+        if weights is not None and not baked:
+            set_uniform(u, "u_morph_weights", weights)
             set_uniform(u, "u_morph_vertex_count", prim.morph.vertex_count)
         if debug:
             set_uniform(u, "u_draw_id", number)
@@ -324,5 +338,6 @@ class Renderer:
         self.instancing.release()
         self.joints.release()
         self._scene_copy.release()
-        self.overlays.release()
+        if self._overlays is not None:
+            self._overlays.release()
 
