@@ -19,7 +19,7 @@ from conftest import REPO_ROOT
 FORBIDDEN = ("moderngl", "moderngl_window", "imgui_bundle", "pyglet")
 VIEWER = REPO_ROOT / "viewer"
 CORE_FILES = ["errors.py", "math3d.py", "scene.py", "pose.py", "bounds.py", "skin_bounds.py", "sampling.py",
-              "compare.py", "writer.py", "bake.py", "lights.py"]
+              "compare.py", "writer.py", "bake.py", "lights.py", "hierarchy.py"]
 CORE_PACKAGES = ["gltf", "animation", "playback", "fast"]
 
 PROBE = """

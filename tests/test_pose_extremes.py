@@ -1,6 +1,6 @@
 """Pose on hierarchies of any depth and on values the GPU cannot draw (issue: hostile and extreme files).
 
-World matrices are composed by a plan (``pose.world_steps``): level by level, or by pointer jumping
+World matrices are composed by a plan (``hierarchy.world_steps``): level by level, or by pointer jumping
 for deep chains; both must give the same products. Transforms that overflow float32 or become NaN
 are reported once per node with its JSON pointer, never silently.
 """
@@ -14,7 +14,7 @@ import pytest
 import extreme_files
 from gltf_builder import GltfBuilder, minimal_animated
 from viewer import GltfWarning, Pose, load, math3d
-from viewer.pose import compose_world, world_steps
+from viewer.hierarchy import compose_world, world_steps
 
 
 def _random_forest(rng, n: int) -> np.ndarray:
@@ -56,17 +56,17 @@ def test_both_plans_give_the_world_of_the_definition(seed):
     local = math3d.compose_trs(rng.normal(size=(n, 3)), math3d.quat_normalize(rng.normal(size=(n, 4))),
                                rng.uniform(0.5, 1.5, size=(n, 3)))
     expected = _world_by_walking(local, parent)
-    import viewer.pose as pose_module
+    import viewer.hierarchy as hierarchy_module
 
     plans = {"chosen": world_steps(parent, depth)}
     for name, (call, row) in {"levels": (0.0, 1.0), "jumps": (1e9, 0.0)}.items():
         # force one plan or the other through its cost model
-        saved = pose_module.STEP_COSTS
-        pose_module.STEP_COSTS = (call, row)
+        saved = hierarchy_module.STEP_COSTS
+        hierarchy_module.STEP_COSTS = (call, row)
         try:
             plans[name] = world_steps(parent, depth)
         finally:
-            pose_module.STEP_COSTS = saved
+            hierarchy_module.STEP_COSTS = saved
     for name, plan in plans.items():
         np.testing.assert_allclose(compose_world(local, plan), expected, atol=1e-9, err_msg=name)
     # batch axes (F frames) are carried along

@@ -11,20 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import math
 
 import numpy as np
 
 from viewer import fast, math3d
-from viewer.animation.clip import Clip
+from viewer.animation.clip import Clip, finite_time
 from viewer.fast.kernels_layout import flag_layout, state_layout
+from viewer.hierarchy import compose_world, inherit_visibility, subtree, world_steps
 from viewer.scene import Primitive, Scene
 
 FLOAT32_MAX = float(np.finfo(np.float32).max)
 MAX_NODE_WARNINGS = 20  # per pose update: a 100 000-node overflow needs no 100 000 lines
-# Cost model of one ``compose_world`` step, in µs (this VM, numpy 2.4): its few numpy calls, and each
-# node it multiplies (gathers, a 4×4 product, a scatter).
-STEP_COSTS = (3.0, 0.2)
 
 
 @dataclass(frozen=True)
@@ -64,7 +61,8 @@ class Pose:
         self.trs, self.weights_flat, self.local, self.world, self.joints_flat = (
             view["trs"], view["weights"], view["local"], view["world"], view["joints"])
         self.translation, self.rotation, self.scale = self.trs[:, 0:3], self.trs[:, 3:7], self.trs[:, 7:10]
-        self.trs[:] = np.concatenate([nodes.translation, nodes.rotation, nodes.scale], axis=1)
+        self.rest_trs = np.concatenate([nodes.translation, nodes.rotation, nodes.scale], axis=1).astype(np.float64)
+        self.trs[:] = self.rest_trs
         self.weights_flat[:] = self.rest_weights
         self.weights = [None if w is None else self.weights_flat[a: a + len(w)]
                         for w, a in zip(nodes.weights, self.weight_start.tolist())]
@@ -94,9 +92,7 @@ class Pose:
     def reset(self) -> None:
         """Back to the rest pose (every node's own TRS / matrix / weights)."""
         nodes = self.scene.nodes
-        self.translation[:] = nodes.translation
-        self.rotation[:] = nodes.rotation
-        self.scale[:] = nodes.scale
+        self.trs[:] = self.rest_trs
         self.weights_flat[:] = self.rest_weights
         self._matrix_nodes = np.flatnonzero(nodes.has_matrix)
         self.own_visible[:] = nodes.visible
@@ -178,12 +174,11 @@ class Pose:
             self.reset()
             self.update_world()
             return
-        t = float(t)
         k = fast.active()
         plan = self._plans.get((clip.key, mode)) if k is not None else None
         if k is not None and plan is None:
             plan = self._plan(clip, mode)
-        if plan is None or not self._compiled_frame(k, plan, t):
+        if plan is None or not self._compiled_frame(k, plan, finite_time(t)):
             self.apply(clip, clip.sample(t, mode))
         if in_place:
             self._hold_root(clip, mode)
@@ -199,8 +194,6 @@ class Pose:
 
     def _compiled_frame(self, k, plan, t: float) -> bool:
         """``apply`` + ``update_world`` + every skin's joints by the compiled kernel; False: use numpy."""
-        if not math.isfinite(t):
-            raise ValueError(f"sample time must be a finite number of seconds, got {t}")
         try:
             undrawable, self._bad_skins = plan.run(k, self, t)
         except TypeError:  # buffers of a layout the kernel was not compiled for: numpy does this frame
@@ -227,7 +220,8 @@ class Pose:
         if key not in self._in_place:
             root = self.motion_root(clip)
             self._in_place[key] = None if root is None else (
-                root, self.world_at(clip, np.zeros(1), mode)[0, root, :3, 3], subtree(self.scene.nodes.parent, self.scene.nodes.depth, root))
+                root, self.world_at(clip, np.zeros(1), mode)[0, root, :3, 3],
+                subtree(self.scene.nodes.parent, self.scene.nodes.depth, root))
         held = self._in_place[key]
         if held is None:
             return
@@ -262,12 +256,17 @@ class Pose:
             if self._bad_skins and not self.skin_ok[skin]:
                 self._warn_joints(skin)
             return self._joint_views[skin]
+        return self._numpy_joints(skin)[0]
+
+    def _numpy_joints(self, skin: int) -> tuple[np.ndarray, bool]:
+        """One skin's joint matrices by numpy, and whether they fit float32 (warned about when not)."""
         s = self.scene.skins[skin]
         with np.errstate(over="ignore", invalid="ignore"):
             mats = self.world[s.joints] @ s.inverse_bind
-        if not (np.abs(mats) <= FLOAT32_MAX).all():
+        ok = bool((np.abs(mats) <= FLOAT32_MAX).all())
+        if not ok:
             self._warn_joints(skin)
-        return mats
+        return mats, ok
 
     def all_joint_matrices(self) -> np.ndarray:
         """(ΣJ, 4, 4) joint matrices of every skin end to end, in skin order: one read for the renderer,
@@ -278,9 +277,7 @@ class Pose:
                     self._warn_joints(skin)
             return self.joints_flat
         for skin, (lo, hi) in enumerate(self._joint_spans):
-            mats = self.joint_matrices(skin)
-            self.joints_flat[lo:hi] = mats
-            self.skin_ok[skin] = bool((np.abs(mats) <= FLOAT32_MAX).all())
+            self.joints_flat[lo:hi], self.skin_ok[skin] = self._numpy_joints(skin)
         self._bad_skins = int((~self.skin_ok).sum())
         self._joints_current = True
         return self.joints_flat
@@ -332,77 +329,6 @@ def motion_root(scene: Scene, clip: Clip) -> int | None:
         return None
     depth = scene.nodes.depth[nodes]
     return int(nodes[int(np.argmin(depth))])
-
-
-def inherit_visibility(own: np.ndarray, parent: np.ndarray) -> np.ndarray:
-    """(N,) bool: a node shows when it and all its ancestors are visible (KHR_node_visibility). Pointer
-    doubling: each pass looks twice as far up, so a chain of depth d takes log2(d) passes, not d."""
-    if own.all():
-        return own.copy()
-    hidden = ~own
-    up = parent.copy()
-    while (up >= 0).any():
-        reach = up >= 0
-        hidden[reach] |= hidden[up[reach]]
-        up[reach] = up[up[reach]]
-    return ~hidden
-
-
-def subtree(parent: np.ndarray, depth: np.ndarray, root: int) -> np.ndarray:
-    """Indices of ``root`` and every node below it: one pass in depth order sees each parent first
-    (once per clip, so a plain loop)."""
-    inside = np.zeros(len(parent), dtype=bool)
-    inside[root] = True
-    for n in np.argsort(depth, kind="stable").tolist():
-        p = parent[n]
-        if p >= 0 and inside[p]:
-            inside[n] = True
-    return np.flatnonzero(inside)
-
-
-def world_steps(parent: np.ndarray, depth: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-    """A plan for ``compose_world``: steps ``(dst, src)`` meaning ``M[dst] = M[src] @ M[dst]``.
-
-    Two plans give the same products; the cheaper one is kept. Level by level, each node is
-    multiplied once but every level costs a few numpy calls, so a 30 000-deep chain would make
-    30 000 steps. Pointer jumping (each node takes over its jump target's product, then jumps twice as
-    far) needs only ⌈log2(depth + 1)⌉ steps, at the price of touching nodes more than once.
-    """
-    n = len(parent)
-    levels: list[tuple[np.ndarray, np.ndarray]] = []
-    if n:
-        order = np.argsort(depth, kind="stable")
-        bounds = np.flatnonzero(np.diff(depth[order])) + 1
-        for idx in np.split(order, bounds)[1:]:  # level 0 (the roots) is its own world already
-            levels.append((idx, parent[idx]))
-    jumps: list[tuple[np.ndarray, np.ndarray]] = []
-    jump = np.asarray(parent, dtype=np.int64).copy()
-    while n and (jump >= 0).any():
-        active = np.flatnonzero(jump >= 0)
-        jumps.append((active, jump[active]))
-        jump = np.where(jump >= 0, jump[np.maximum(jump, 0)], -1)
-    call_cost, row_cost = STEP_COSTS
-
-    def cost(steps):
-        return sum(call_cost + row_cost * len(dst) for dst, _ in steps)
-    return levels if cost(levels) <= cost(jumps) else jumps
-
-
-def compose_world(local: np.ndarray, steps: list[tuple[np.ndarray, np.ndarray]],
-                  out: np.ndarray | None = None) -> np.ndarray:
-    """World matrices (..., N, 4, 4) from local ones, parents before children, by a ``world_steps`` plan.
-
-    Any leading batch axes (e.g. F frames) are carried along. Each step's right side is computed in full
-    before it is written, which pointer jumping relies on.
-    """
-    if out is None:
-        world = local.copy()
-    else:
-        world = out
-        world[...] = local
-    for dst, src in steps:
-        world[..., dst, :, :] = world[..., src, :, :] @ world[..., dst, :, :]
-    return world
 
 
 def skin_matrices(joint_mats: np.ndarray, primitive: Primitive) -> np.ndarray:

@@ -140,10 +140,7 @@ class Clip:
         """
         table = self._tables.get(mode) or self.table(mode)
         if type(t) is float or np.ndim(t) == 0:  # the per-frame call: a float, checked without numpy first
-            t = float(t)
-            if not math.isfinite(t):
-                raise ValueError(f"sample time must be a finite number of seconds, got {t}")
-            return table.evaluate(t)
+            return table.evaluate(finite_time(t))
         times = np.asarray(t, dtype=np.float64).reshape(-1)
         if not np.isfinite(times).all():
             bad = times[~np.isfinite(times)][0]
@@ -163,6 +160,14 @@ class Clip:
     def channel_key_times(self, channel: int) -> np.ndarray:
         """Key times (seconds) of one channel, for per-channel keyframe stepping."""
         return np.asarray(self.channels[channel].curve.times, dtype=np.float64)
+
+
+def finite_time(t: float) -> float:
+    """t as a float; ValueError for NaN or ±inf (see ``Clip.sample``), the one wording every sampler uses."""
+    t = float(t)
+    if not math.isfinite(t):
+        raise ValueError(f"sample time must be a finite number of seconds, got {t}")
+    return t
 
 
 def combine(clips: Sequence[Clip]) -> Clip:

@@ -2,7 +2,7 @@
 
 numpy costs ~0.75 µs per call whatever the size, so a 25-node rig posed by ~125 numpy calls can never be
 fast; here one call does the whole frame and the per-node arithmetic is what costs. Every formula is the
-numpy reference's (``animation/table.py`` for values, ``math3d.compose_trs``, ``pose.compose_world``,
+numpy reference's (``animation/table.py`` for values, ``math3d.compose_trs``, ``hierarchy.compose_world``,
 ``Pose.joint_matrices``), in the same order of operations, so the two agree to rounding.
 
 Importing this module imports numba; ``viewer.fast`` decides when (never on the path to a first picture).

@@ -87,10 +87,9 @@ class FramePlan:
         skins = scene.skins
         jt = [np.stack([s.joints, np.full(len(s.joints), k)], axis=1) for k, s in enumerate(skins)]
         ibm = [s.inverse_bind for s in skins]
-        rest_trs = np.concatenate([nodes.translation, nodes.rotation, nodes.scale], axis=1)
         self.coef, self.seg, self.ktimes = base.coef, base.seg, base.ktimes
         floats = {"bounds": np.array([base.lo, base.hi]), H_NORM: base.norm,
-                  H_REST_TRS: rest_trs, H_REST_W: pose.rest_weights,
+                  H_REST_TRS: pose.rest_trs, H_REST_W: pose.rest_weights,
                   H_REST_M: nodes.matrix, H_IBM: np.concatenate(ibm) if ibm else np.zeros(0),
                   H_VALUES: np.zeros((len(ch), base.width))}
         ints = {H_CH: ch, H_LAST: base.ch[:, 2], H_ND: nd, H_JT: np.concatenate(jt) if jt else np.zeros(0)}

@@ -83,15 +83,13 @@ class ProgramCache:
         # GPU data every renderer on the context shares (the studio environment): made once, released here
         self.resources: dict[str, object] = {}
 
-    def get(self, filename: str, defines: Mapping[str, object] | Iterable[str] = (),
-            source: str | None = None) -> moderngl.Program:
-        """The program of ``filename`` compiled with ``defines`` (compiled on first use); ``source`` is its
-        text when it is no file in ``shaders/`` but built into the code."""
+    def get(self, filename: str, defines: Mapping[str, object] | Iterable[str] = ()) -> moderngl.Program:
+        """The program of ``filename`` compiled with ``defines`` (compiled on first use)."""
         key = (filename, normalize_defines(defines))
         prog = self._programs.get(key)
         if prog is None:
             if filename not in self._sources:
-                self._sources[filename] = read_source(filename) if source is None else source
+                self._sources[filename] = read_source(filename)
             src = self._sources[filename]
             prog = self.ctx.program(vertex_shader=stage_source(src, "VERTEX_SHADER", key[1]),
                                     fragment_shader=stage_source(src, "FRAGMENT_SHADER", key[1]))
