@@ -21,11 +21,15 @@ VIEWER = REPO_ROOT / "viewer"
 CORE_FILES = ["errors.py", "math3d.py", "scene.py", "pose.py", "bounds.py", "skin_bounds.py", "sampling.py",
               "compare.py", "writer.py", "bake.py", "lights.py", "hierarchy.py"]
 CORE_PACKAGES = ["gltf", "animation", "playback", "fast"]
+# The library's judging half (what a file holds and what is wrong with it) is core too: a check runs without GL.
+CORE_FILES += ["library/report.py", "library/discover.py", "library/check.py", "library/findings.py",
+               "library/findings_keys.py", "library/findings_resample.py", "library/findings_file.py"]
 
 PROBE = """
 import importlib, json, pkgutil, sys
 import viewer.errors, viewer.gltf, viewer.math3d, viewer.scene, viewer.animation, viewer.pose, viewer.playback
 import viewer.sampling, viewer.compare, viewer.bounds, viewer.writer, viewer.bake, viewer.lights
+import viewer.library.check, viewer.library.discover
 for pkg in (viewer.animation, viewer.gltf, viewer.playback):
     for info in pkgutil.iter_modules(pkg.__path__):
         importlib.import_module(pkg.__name__ + "." + info.name)

@@ -17,7 +17,7 @@ from viewer.errors import GltfError, GltfWarning, UsageError
 EXIT_BAD_INPUT = 2
 # Each is the module viewer.cli.<name>, imported when its command runs (or the help lists them all), so a
 # command does not pay for the imports of the others.
-COMMANDS = ("inspect", "sample", "render", "bench", "bake")
+COMMANDS = ("inspect", "sample", "render", "bench", "bake", "check")
 
 
 def command(name: str):

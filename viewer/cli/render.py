@@ -1,4 +1,5 @@
-"""``animview render FILE -o OUT``: pictures and videos without a window (EGL offscreen).
+"""``animview render FILE -o OUT``: pictures and videos without a window (EGL offscreen); with ``--outdir``,
+``animview render PATH... --outdir DIR``: a library's previews and contact sheet (``render_library``).
 
 ``OUT.png`` is one frame at ``--time``; an ``OUT`` with ``%d`` / ``%04d`` is a numbered PNG sequence;
 ``OUT.gif`` and ``OUT.mp4`` cover the clip (or ``--start``..``--end``) at ``--fps``, the last frame
@@ -19,12 +20,18 @@ NAME = "render"
 
 def add_parser(subparsers) -> None:
     """Add ``render`` to the ``animview`` subcommands (``subparsers`` from ``add_subparsers``)."""
-    p = subparsers.add_parser(NAME, help="render a frame, a PNG sequence, a GIF or an MP4 headless")
-    a.add_file_arguments(p)
-    p.add_argument("-o", "--output", required=True, metavar="OUT",
+    p = subparsers.add_parser(NAME, help="render a frame, a PNG sequence, a GIF or an MP4 headless; or, with "
+                                         "--outdir, previews and a contact sheet of every file under the paths")
+    p.add_argument("file", nargs="+", metavar="FILE",
+                   help="a .gltf or .glb file (with --outdir: files and folders, searched below)")
+    p.add_argument("--allow-outside-folder", action="store_true",
+                   help="let the file's buffer and image URIs name files outside its folder (refused by "
+                        "default: only regular files inside the model's folder tree are read)")
+    p.add_argument("-o", "--output", metavar="OUT",
                    help="OUT.png (one frame), OUT_%%04d.png (sequence), OUT.gif or OUT.mp4")
     p.add_argument("--time", type=a.seconds, default=0.0, help="seconds, for a single PNG (default 0)")
-    p.add_argument("--size", type=a.size, default=(640, 480), metavar="WxH", help="pixels (default 640x480)")
+    p.add_argument("--size", type=a.size, default=None, metavar="WxH",
+                   help="pixels (default 640x480; previews of --outdir: 320x240)")
     a.add_animation_argument(p)
     p.add_argument("--fps", type=a.positive, default=30.0, help="frames per second of a sequence (default 30)")
     p.add_argument("--start", type=a.seconds, default=None, help="first time of a sequence (default 0)")
@@ -53,6 +60,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--curves", action="store_true", help="with --compare: plot the channel in every mode below")
     p.add_argument("--node", type=int, default=None, metavar="K",
                    help="with --compare: node the trails and curves follow (default: the three that move most)")
+    from viewer.cli import render_library
+
+    render_library.add_arguments(p)
 
 
 def _output_kind(out: str) -> str:
@@ -70,6 +80,17 @@ def _output_kind(out: str) -> str:
 
 def run(args) -> int:
     """Run ``animview render``; returns the exit status (0 ok; 1 no OpenGL; bad input raises)."""
+    if args.outdir is not None:
+        from viewer.cli import render_library
+
+        return render_library.run(args)
+    if args.output is None:
+        raise UsageError("animview render: give -o OUT for one file, or --outdir DIR for previews of a library")
+    if len(args.file) != 1:
+        raise UsageError("animview render: -o OUT renders one FILE; for several use --outdir DIR")
+    args.file = args.file[0]
+    if args.size is None:
+        args.size = (640, 480)
     from viewer import export
     from viewer.render.renderer import Look, RenderOptions
 

@@ -1,0 +1,50 @@
+"""One file's check: load it as the viewer would, then judge every clip (``findings``). No GL, no limits:
+the sandbox around it bounds time and memory, and a library run calls exactly this for each file, so a
+file's result in a run of ten thousand equals ``animview check`` of that file alone."""
+from __future__ import annotations
+
+import time
+import warnings
+from pathlib import Path
+
+from viewer.errors import GltfError, GltfWarning, shorten
+from viewer.library.findings import scene_findings
+from viewer.library.report import Finding, counts
+
+
+def check_file(path: str | Path, label: str | None = None, keep_scene: bool = False):
+    """The result dict of ``report`` for ``path`` (``label``: how the report names it; default the path).
+
+    With ``keep_scene`` returns ``(result, scene)`` (scene None when the file does not load), for a caller
+    that renders it next.
+    """
+    path = Path(path)
+    start = time.perf_counter()
+    result = {"file": label or str(path), "path": str(path), "status": "ok", "error": None, "findings": [],
+              "clips": []}
+    scene = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", GltfWarning)
+        try:
+            from viewer.scene import load
+
+            scene = load(path)
+        except GltfError as exc:
+            if isinstance(exc.__cause__, MemoryError):
+                raise MemoryError() from exc  # the loader's one-line catch-all; here a limit, not a bad file
+            line = shorten(str(exc).replace("\n", " "), 400)
+            result.update(status="error", error=line,
+                          findings=[Finding("load-error", exc.pointer, line).as_dict()])
+    if scene is not None:
+        messages = [str(w.message) for w in caught if issubclass(w.category, GltfWarning)]
+        file_findings, clip_findings = scene_findings(scene, messages)
+        result["findings"] = [f.as_dict() for f in file_findings]
+        result["clips"] = [{
+            "index": clip.index, "name": clip.name, "duration": float(clip.duration),
+            "channels": len(clip.channels), "keys": int(sum(len(ch.curve.times) for ch in clip.channels)),
+            "findings": [f.as_dict() for f in clip_findings.get(clip.index, [])],
+            "thumbnail": None, "preview": None,
+        } for clip in scene.clips]
+    result["counts"] = counts(result)
+    result["seconds"] = time.perf_counter() - start
+    return (result, scene) if keep_scene else result

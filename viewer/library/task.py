@@ -1,0 +1,55 @@
+"""The task function: what a worker does with one file, the same on this machine and on a Dask cluster.
+
+A request is a plain dict (it crosses pipes and the network)::
+
+    {"label": "lib/Fox/Fox.gltf", "path": "/abs/.../Fox.gltf",
+     "previews": None | {"outdir": "/abs/out", "stem": "...", "thumb_size": [192, 144],
+                         "preview": None | "gif" | "png" | "mp4", "preview_size": [320, 240], "fps": 15.0}}
+
+``run`` checks the file (``check.check_file``) and, when asked, renders its thumbnails and previews with the
+worker's one GL context (``previews.Previews``, made on first use and kept for the worker's life).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from viewer.library.check import check_file
+from viewer.library.report import Finding, counts
+
+_previews = None  # the worker's Previews: one EGL context for every file it renders
+
+
+def run(request: dict) -> dict:
+    """The result dict (``report``) of one request."""
+    want = request.get("previews")
+    result, scene = check_file(request["path"], request["label"], keep_scene=True)
+    if want and scene is not None:
+        _render(result, scene, want)
+        result["counts"] = counts(result)
+    return result
+
+
+def _render(result: dict, scene, want: dict) -> None:
+    """Thumbnails (and previews) into ``want["outdir"]``; a failure to render is a finding of the file, not
+    a failed run: the check's findings stand."""
+    global _previews
+    from viewer.export import HeadlessError
+    from viewer.library.previews import Previews
+
+    try:
+        if _previews is None:
+            _previews = Previews()
+        made = _previews.render(scene, Path(want["outdir"]), want["stem"], tuple(want["thumb_size"]),
+                                want.get("preview"), tuple(want["preview_size"]), float(want["fps"]))
+    except HeadlessError as exc:
+        raise SystemExit(f"animview: {exc}") from None  # no GL at all: every file would fail alike
+    except Exception as exc:  # a driver or shader fault on this file: report it, keep the worker
+        line = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        result["findings"].append(Finding("render-error", "", line[:300]).as_dict())
+        return
+    by_index = {m["index"]: m for m in made}
+    for clip in result["clips"]:
+        got = by_index.get(clip["index"], {})
+        clip["thumbnail"], clip["preview"] = got.get("thumbnail"), got.get("preview")
+    if not result["clips"] and made:  # a file without clips: its still, as a clip-less row
+        result["thumbnail"] = made[0].get("thumbnail")
