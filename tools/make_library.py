@@ -5,7 +5,8 @@
 Folders under OUTDIR (each file a self-contained model; the mix is what ``animview check`` meets in a real
 library, and what README's library benchmark runs on):
 
-* ``models/``: the shared Khronos models (``../shared/assets/khronos`` and ``khronos-pbr``, each folder copied
+* ``models/``: the shared Khronos models (``$ANIMVIEW_KHRONOS``, default ``../shared/assets/khronos``, and its
+  sibling ``khronos-pbr``, each folder copied
   with its license note), when present;
 * ``compressed/draco``, ``compressed/meshopt``: a Draco (needs DracoPy) and a meshopt ``.glb`` of each animated
   model (``tools/compress_models.py``);
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -36,7 +37,8 @@ if str(REPO) not in sys.path:
 
 from tests.gltf_builder import GltfBuilder  # noqa: E402
 
-KHRONOS = REPO.parent / "shared" / "assets" / "khronos"
+# The tests' one setting for the shared models (tests/conftest.py), with the same default.
+KHRONOS = Path(os.environ.get("ANIMVIEW_KHRONOS", REPO.parent / "shared" / "assets" / "khronos"))
 CUBE = (np.array([[x, y, z] for x in (-.1, .1) for y in (-.1, .1) for z in (-.1, .1)], np.float32),
         np.array([0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1, 2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4,
                   1, 5, 7, 1, 7, 3], np.uint16))

@@ -89,6 +89,9 @@ def run(args) -> int:
     if len(args.file) != 1:
         raise UsageError("animview render: -o OUT renders one FILE; for several use --outdir DIR")
     args.file = args.file[0]
+    if Path(args.file).is_dir():
+        raise UsageError(f"animview render: {args.file!r} is a folder: -o OUT renders one FILE; for the files in a "
+                         "folder use --outdir DIR")
     if args.size is None:
         args.size = (640, 480)
     from viewer import export
