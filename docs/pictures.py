@@ -3,10 +3,11 @@
 The screenshot is the viewer window itself (``ViewerApp`` on moderngl-window's headless window — the code
 path a person's window runs), set up as a person would: the dope sheet open, a node selected, a loop range.
 The compare picture, the GIF and the materials picture come from ``animview render`` (its ``--compare`` and
-``--overlay`` sources).
+``--overlay`` sources), the library's contact sheet from ``animview render PATH --outdir --contact-sheet``.
 """
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -52,6 +53,26 @@ def materials_picture(out: Path) -> None:
                     "--yaw", "10", "--pitch", "14", "--zoom", "1.3", "-o", str(out)], check=True)
 
 
+def library_sheet(out: Path) -> None:
+    """``animview render --outdir --contact-sheet`` over the shared Khronos models, the demo files and three
+    broken files (what a library holds): one cell per clip, findings badges, the failures in red."""
+    import shutil
+    import tempfile
+
+    khronos = Path(os.environ.get("ANIMVIEW_KHRONOS", DOCS.parents[1] / "shared" / "assets" / "khronos"))
+    with tempfile.TemporaryDirectory() as tmp:
+        lib = Path(tmp, "library")
+        shutil.copytree(khronos, lib / "khronos")
+        shutil.copytree(ASSETS, lib / "demo", ignore=shutil.ignore_patterns("*.npz", "*.md"))
+        (lib / "broken").mkdir()
+        (lib / "broken" / "truncated.glb").write_bytes(b"glTF\x02\x00\x00\x00\xff\x00\x00\x00")
+        (lib / "broken" / "not_json.gltf").write_text("{ this is not json")
+        (lib / "broken" / "missing_bin.gltf").write_text(
+            '{"asset": {"version": "2.0"}, "buffers": [{"uri": "nowhere.bin", "byteLength": 4}]}')
+        subprocess.run([*RENDER, str(lib), "--outdir", str(Path(tmp, "out")), "--contact-sheet", str(out),
+                        "--quiet"], check=False, stdout=subprocess.DEVNULL)
+
+
 def main() -> None:
     window_screenshot(DOCS / "screenshot.png")
     subprocess.run([*RENDER, str(ASSETS / "irregular.gltf"), "--compare", "step,linear,catmull-rom", "--trails",
@@ -60,6 +81,7 @@ def main() -> None:
     subprocess.run([*RENDER, str(ASSETS / "interpolation.gltf"), "--overlay", "--size", "960x540", "--fps", "12",
                     "-o", str(DOCS / "viewer.gif")], check=True)
     materials_picture(DOCS / "materials.png")
+    library_sheet(DOCS / "library.png")
 
 
 if __name__ == "__main__":

@@ -32,7 +32,9 @@ def check_file(path: str | Path, label: str | None = None, keep_scene: bool = Fa
         except GltfError as exc:
             if isinstance(exc.__cause__, MemoryError):
                 raise MemoryError() from exc  # the loader's one-line catch-all; here a limit, not a bad file
-            line = shorten(str(exc).replace("\n", " "), 400)
+            # The report names the file already: the line keeps where in it (or which other file) and why.
+            where = ":".join(([exc.file] if exc.file != str(path) else []) + ([exc.pointer] if exc.pointer else []))
+            line = shorten((f"{where}: " if where else "") + exc.message.replace("\n", " "), 400)
             result.update(status="error", error=line,
                           findings=[Finding("load-error", exc.pointer, line).as_dict()])
     if scene is not None:

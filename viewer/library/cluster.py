@@ -4,8 +4,8 @@ Each file is one Dask task, ``dask_task``: on the Dask worker it feeds the reque
 process of its own (``sandbox.Sandbox``, one per worker thread, kept for the worker's life, so the time and
 memory limits and the one GL context hold there exactly as on this machine). Results stream back as they
 finish (``as_completed``). A Dask worker that dies mid-file is the scheduler's business first: it runs the
-task again elsewhere (up to its ``allowed-failures``); every start is logged as a Dask event
-(``animview-start``), so the report says how many attempts a file took. A task the scheduler gives up on
+task again elsewhere (up to its ``allowed-failures``); its ``remove-worker`` event names the tasks the worker
+held, so the report says how many attempts a file took. A task the scheduler gives up on
 (``KilledWorker``) is submitted once more by us, and if that fails too it is reported ``crashed``: no file is
 silently dropped. Files are read by path, so every worker must see them at the same paths (a shared
 file system), and previews are written there too.
@@ -18,7 +18,6 @@ from typing import Iterable, Iterator
 
 from viewer.library.sandbox import Sandbox, WorkerDied, failure
 
-EVENT = "animview-start"
 _local = threading.local()  # the sandbox of this Dask worker thread
 
 
@@ -27,7 +26,6 @@ def dask_task(request: dict) -> dict:
     from distributed import get_worker
 
     worker = get_worker()
-    worker.log_event(EVENT, {"run": request.get("run"), "path": request["path"]})
     name = f"dask {worker.address} #{threading.get_ident() % 10000}"
     for attempt in (1, 2):
         sandbox = getattr(_local, "sandbox", None)
@@ -74,43 +72,50 @@ def connect(scheduler: str):
 
 
 def run_on_cluster(client, requests: Iterable[dict]) -> Iterator[dict]:
-    """Results of ``requests`` as the cluster finishes them; every request is answered exactly once."""
+    """Results of ``requests`` as the cluster finishes them; every request is answered exactly once.
+
+    Finished tasks are gathered in batches (one round trip for all that finished since the last), and the
+    scheduler's ``remove-worker`` events name the tasks a lost worker held: those files ran again, and
+    their results say so (``attempts``)."""
     from distributed import as_completed
 
     run = uuid.uuid4().hex[:8]
-    requests = [dict(r, run=run) for r in requests]
-    starts: dict[str, int] = {}
+    requests = list(requests)
+    lost: dict[str, int] = {}  # task key -> times its worker was lost under it
     lock = threading.Lock()
 
-    def started(event) -> None:  # on the client's event loop, as Dask workers log starts
-        with lock:
-            if event[1].get("run") == run:
-                path = event[1].get("path")
-                starts[path] = starts.get(path, 0) + 1
+    def on_event(event) -> None:  # on the client's event loop
+        message = event[1] if isinstance(event, tuple) else event
+        if isinstance(message, dict) and message.get("action") == "remove-worker":
+            with lock:
+                for key in message.get("processing-tasks") or ():
+                    lost[str(key)] = lost.get(str(key), 0) + 1
 
-    client.subscribe_topic(EVENT, started)
+    client.subscribe_topic("all", on_event)
     futures = {}
     for i, request in enumerate(requests):
         futures[client.submit(dask_task, request, key=f"animview-{run}-{i}", pure=False)] = (request, 1)
-    pending = as_completed(list(futures), with_results=False)
-    for future in pending:
-        request, submitted = futures.pop(future)
-        if future.status == "finished":
-            result = future.result()
-            with lock:
-                result["attempts"] = max(result.get("attempts", 1), starts.get(request["path"], 1))
-            yield result
-        elif submitted == 1:  # the scheduler gave up (KilledWorker) or the task failed: once more, from us
-            retry = client.submit(dask_task, request, key=f"animview-{run}-retry-{uuid.uuid4().hex[:8]}",
-                                  pure=False)
-            futures[retry] = (request, 2)
-            pending.add(retry)
-        else:
-            error = future.exception()
-            with lock:
-                attempts = max(2, starts.get(request["path"], 2))
-            yield failure(request, "crashed", f"lost on the cluster twice: {type(error).__name__}: {error}"[:300],
-                          attempts=attempts)
-        future.release()
-    client.unsubscribe_topic(EVENT)
-
+    pending = as_completed(list(futures))
+    try:
+        for batch in pending.batches():
+            finished = [f for f in batch if f.status == "finished"]
+            for future, result in zip(finished, client.gather(finished)):
+                request, submitted = futures.pop(future)
+                with lock:
+                    result["attempts"] = max(result.get("attempts", 1), submitted + lost.get(str(future.key), 0))
+                yield result
+            for future in (f for f in batch if f.status != "finished"):
+                request, submitted = futures.pop(future)
+                if submitted == 1:  # the scheduler gave up (KilledWorker) or the task failed: once more, from us
+                    retry = client.submit(dask_task, request, key=f"animview-{run}-retry-{uuid.uuid4().hex[:8]}",
+                                          pure=False)
+                    futures[retry] = (request, 2)
+                    pending.add(retry)
+                    continue
+                error = future.exception()
+                yield failure(request, "crashed", f"lost on the cluster twice: {type(error).__name__}: {error}"[:300],
+                              attempts=2)
+            for future in batch:
+                future.release()
+    finally:
+        client.unsubscribe_topic("all")

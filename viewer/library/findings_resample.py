@@ -46,8 +46,15 @@ def decimate(times: np.ndarray, values: np.ndarray, fixed: np.ndarray, tol: np.n
     """
     n = len(times)
     values = np.ascontiguousarray(np.asarray(values, np.float64).reshape(n, -1).T)
-    kept = np.ones(n, dtype=bool)
-    keys = np.arange(n)
+    # Inside a run of equal keys every key goes at no cost, and need never be checked again: against any
+    # line (or slerp arc shorter than a half turn) its error lies between those of the run's two ends, which
+    # stay checked. Held poses of baked curves are such runs; a still channel of a million keys is one pass.
+    inner = np.zeros(n, dtype=bool)
+    if n > 2:
+        same = (values[:, 1:] == values[:, :-1]).all(axis=0)
+        inner[1:-1] = same[:-1] & same[1:] & ~fixed[1:-1]
+    kept = ~inner
+    keys = np.flatnonzero(kept)  # the keys whose error is checked
     for _ in range(max_passes):
         idx = np.flatnonzero(kept)
         m = len(idx)
@@ -56,8 +63,8 @@ def decimate(times: np.ndarray, values: np.ndarray, fixed: np.ndarray, tol: np.n
             break
         # Each key lies at or after kept key q: removing kept key q would span it, and, if it is not kept
         # itself, so would removing kept key q + 1.
-        q = np.cumsum(kept) - 1
-        loose = ~kept
+        q = (np.cumsum(kept) - 1)[keys]
+        loose = ~kept[keys]
         cand = np.concatenate([q, q[loose] + 1])
         k = np.concatenate([keys, keys[loose]])
         ok = (cand >= 1) & (cand <= m - 2)
