@@ -27,8 +27,14 @@ def _assert_each_once_and_equal(done, files, alone) -> None:
     paths = [r["path"] for r in done.results]
     assert len(paths) == len(set(paths)) == len(files)
     assert set(paths) == {str(f.path) for f in files}
-    different = [r["path"] for r in done.results if comparable(r) != alone[r["path"]]]
-    assert not different, f"{len(different)} files differ from their single-file check, e.g. {different[:3]}"
+    different = [r for r in done.results if comparable(r) != alone[r["path"]]]
+    if different:
+        first = comparable(different[0])
+        mine = [f for c in first["clips"] for f in c["findings"]] + first["findings"]
+        theirs = [f for c in alone[first["path"]]["clips"] for f in c["findings"]] + alone[first["path"]]["findings"]
+        diff = [(a, b) for a, b in zip(mine, theirs) if a != b][:2] or (len(mine), len(theirs))
+        raise AssertionError(f"{len(different)} files differ from their single-file check, e.g. "
+                             f"{first['path']}: {diff}")
 
 
 def test_local_workers_report_every_file_once_as_alone(library):
