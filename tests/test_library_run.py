@@ -208,3 +208,22 @@ def test_killing_a_dask_worker_mid_run_loses_no_file(tmp_path, cluster):
     assert sorted(r["path"] for r in done.results) == sorted(str(f.path) for f in files)
     assert {r["path"]: comparable(r) for r in done.results} == in_process(files)
     assert any(r["attempts"] >= 2 for r in done.results)  # the file the worker held ran again, and says so
+
+
+def test_a_library_file_reads_nothing_outside_its_folder(tmp_path):
+    """The loader's file policy holds in a run: a model whose buffer URI climbs out of the library is
+    reported with the refusal, and the file outside is never opened."""
+    lib = tmp_path / "lib" / "sub"
+    lib.mkdir(parents=True)
+    secret = tmp_path / "secret.bin"
+    secret.write_bytes(b"\0" * 64)
+    path = minimal_animated().write_gltf(lib, "m.gltf")
+    import json
+
+    doc = json.loads(path.read_text())
+    doc["buffers"][0]["uri"] = "../../secret.bin"
+    path.write_text(json.dumps(doc))
+    done = run_library(requests_for(discover([tmp_path / "lib"]), Limits()), jobs=1, quiet=True)
+    (result,) = done.results
+    assert result["status"] == "error" and "/buffers/0/uri" in result["error"]
+    assert "outside" in result["error"]
