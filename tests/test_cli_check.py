@@ -142,3 +142,11 @@ def test_render_outdir_writes_previews_a_contact_sheet_and_a_report_a_browser_sh
         assert page.evaluate("document.images[0].naturalWidth") == width
     finally:
         page.close()
+
+
+def test_no_gl_makes_render_errors_not_crashes(capsys, library, tmp_path, monkeypatch):
+    """Without an EGL device every file still gets its check, plus a render-error that says why."""
+    monkeypatch.setenv("__EGL_VENDOR_LIBRARY_FILENAMES", str(tmp_path / "no_vendor.json"))
+    status, out, _ = run(capsys, "render", library / "good", "--outdir", tmp_path / "o", "--quiet", "--jobs", "1")
+    assert status == 1
+    assert out.count("render-error") == 2 and "OpenGL" in out and "crashed" not in out
