@@ -10,6 +10,7 @@ from pathlib import Path
 from viewer.errors import GltfError, GltfWarning, shorten
 from viewer.library.findings import scene_findings
 from viewer.library.report import Finding, counts
+from viewer.scene import load
 
 
 def check_file(path: str | Path, label: str | None = None, keep_scene: bool = False):
@@ -26,8 +27,6 @@ def check_file(path: str | Path, label: str | None = None, keep_scene: bool = Fa
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", GltfWarning)
         try:
-            from viewer.scene import load
-
             scene = load(path)
         except GltfError as exc:
             if isinstance(exc.__cause__, MemoryError):

@@ -26,7 +26,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from viewer.errors import shorten
-from viewer.library.report import LEVELS, RANK
+from viewer.library.report import LEVELS, level_counts, summarize, worst_level
 
 MAX_COLUMNS = 8
 MAX_CELLS = 640  # the last one is "+N more" when the library has more
@@ -83,18 +83,6 @@ def badge_text(counts: dict) -> str:
     """"2 warn · 5 info" (levels worst first, zeros left out); "no findings" when all are zero."""
     parts = [f"{counts[level]} {SHORT[level]}" for level in reversed(LEVELS) if counts.get(level)]
     return " · ".join(parts) or "no findings"
-
-
-def level_counts(findings) -> dict:
-    out = {level: 0 for level in LEVELS}
-    for f in findings:
-        out[f["level"]] += 1
-    return out
-
-
-def worst_of(counts: dict) -> str | None:
-    present = [level for level in LEVELS if counts.get(level)]
-    return max(present, key=RANK.__getitem__) if present else None
 
 
 def cells_of(results: list[dict]) -> list[dict]:
@@ -167,15 +155,9 @@ def write_contact_sheet(results: list[dict], out: Path, columns: int | None = No
 
 def _title(draw, results, cells: int, width: int, title_face, face) -> None:
     """Totals on the left; the badge colours' legend on the right."""
-    totals = {level: 0 for level in LEVELS}
-    clips = failed = 0
-    for r in results:
-        if r.get("status", "ok") != "ok":
-            failed += 1
-        clips += len(r.get("clips", []))
-        for level, n in level_counts(list(r.get("findings", [])) +
-                                     [f for c in r.get("clips", []) for f in c.get("findings", [])]).items():
-            totals[level] += n
+    summary = summarize(results)
+    totals, clips = summary["findings"], summary["clips"]
+    failed = summary["files"] - summary["status"]["ok"]
     plural = lambda n, word: f"{n} {word}{'' if n == 1 else 's'}"  # noqa: E731
     text = (f"{plural(len(results), 'file')} · {plural(clips, 'clip')} · {failed} failed · "
             f"{plural(totals['error'], 'error')} · {plural(totals['warning'], 'warning')} · {totals['info']} info")
@@ -205,7 +187,7 @@ def _cell(sheet, draw, c: dict, x: int, y: int, cell: tuple[int, int], face) -> 
         _badge(draw, x + PAD, ty + 2 * LINE, c["status"], "error", face, cw)
     else:
         draw.text((x + PAD, ty + LINE), fit(draw, c["title"], face, cw), font=face, fill=DIM)
-        _badge(draw, x + PAD, ty + 2 * LINE, badge_text(c["counts"]), worst_of(c["counts"]), face, cw)
+        _badge(draw, x + PAD, ty + 2 * LINE, badge_text(c["counts"]), worst_level(c["counts"]), face, cw)
 
 
 def error_line(error: str, file: str) -> str:

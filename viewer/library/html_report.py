@@ -191,12 +191,9 @@ def _relative_url(path: str, base: str) -> str:
 
 def _summary(results: list[dict], n_rows: int) -> str:
     """Files, clips, failed files by status, findings per level, summed per-file time."""
-    n_clips = sum(len(r.get("clips") or []) for r in results)
-    failed = Counter(r.get("status", "ok") for r in results if r.get("status", "ok") != "ok")
-    levels = Counter()
-    for r in results:
-        for level, n in (r.get("counts") or report.counts(r)).items():
-            levels[level] += n
+    summary = report.summarize(results)
+    n_clips, levels = summary["clips"], summary["findings"]
+    failed = {status: n for status, n in summary["status"].items() if status != "ok" and n}
     seconds = sum(float(r.get("seconds") or 0.0) for r in results)
     parts = [f"{len(results)} file{'s' * (len(results) != 1)}", f"{n_clips} clip{'s' * (n_clips != 1)}",
              f"{n_rows} row{'s' * (n_rows != 1)}"]

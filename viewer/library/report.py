@@ -74,12 +74,23 @@ class Finding:
                 "count": int(self.count)}
 
 
-def counts(result: dict) -> dict:
-    """Findings per level over a file result's own and its clips' findings."""
+def level_counts(findings) -> dict:
+    """Findings per level (every level present, zeros included)."""
     out = {level: 0 for level in LEVELS}
-    for f in all_findings(result):
+    for f in findings:
         out[f["level"]] += 1
     return out
+
+
+def worst_level(level_totals: dict) -> str | None:
+    """The highest level with a non-zero count (None: none)."""
+    present = [level for level in LEVELS if level_totals.get(level)]
+    return present[-1] if present else None
+
+
+def counts(result: dict) -> dict:
+    """Findings per level over a file result's own and its clips' findings."""
+    return level_counts(all_findings(result))
 
 
 def all_findings(result: dict) -> list[dict]:
@@ -92,8 +103,28 @@ def all_findings(result: dict) -> list[dict]:
 
 def worst(result: dict) -> str | None:
     """The highest level among a result's findings (None: no findings)."""
-    levels = [f["level"] for f in all_findings(result)]
-    return max(levels, key=RANK.__getitem__) if levels else None
+    return worst_level(counts(result))
+
+
+def summarize(results: list[dict], seconds: float | None = None) -> dict:
+    """Counts a person and a script want first: files by status, clips, findings by level and by code
+    (``--json``'s summary, the terminal's last line, the HTML page's and the contact sheet's titles)."""
+    by_status = {s: 0 for s in STATUSES}
+    by_code: dict[str, int] = {}
+    clips = 0
+    found = []
+    for r in results:
+        by_status[r.get("status", "ok")] += 1
+        clips += len(r.get("clips") or [])
+        found.extend(all_findings(r))
+    for f in found:
+        by_code[f["code"]] = by_code.get(f["code"], 0) + 1
+    out = {"files": len(results), "clips": clips, "status": by_status, "findings": level_counts(found),
+           "codes": dict(sorted(by_code.items())),
+           "retried": sum(1 for r in results if r.get("attempts", 1) > 1)}
+    if seconds is not None:
+        out["seconds"] = round(seconds, 3)
+    return out
 
 
 def comparable(result: dict) -> dict:

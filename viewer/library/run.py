@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 
 from viewer.library.discover import LibraryFile, output_stem
-from viewer.library.report import LEVELS, STATUSES
+from viewer.library.report import summarize
 
 
 @dataclass
@@ -78,24 +78,6 @@ def run_library(requests: list[dict], jobs: int = 1, scheduler: str | None = Non
     results.sort(key=lambda r: (r["file"], r["path"]))
     seconds = time.perf_counter() - start
     return Run(results, seconds, workers, summarize(results, seconds))
-
-
-def summarize(results: list[dict], seconds: float) -> dict:
-    """Counts a person and a script want first: files by status, clips, findings by level and by code."""
-    by_status = {s: 0 for s in STATUSES}
-    by_level = {level: 0 for level in LEVELS}
-    by_code: dict[str, int] = {}
-    clips = 0
-    for r in results:
-        by_status[r["status"]] += 1
-        clips += len(r["clips"])
-        for level in LEVELS:
-            by_level[level] += r["counts"][level]
-        for f in r["findings"] + [f for c in r["clips"] for f in c["findings"]]:
-            by_code[f["code"]] = by_code.get(f["code"], 0) + 1
-    return {"files": len(results), "clips": clips, "status": by_status, "findings": by_level,
-            "codes": dict(sorted(by_code.items())), "seconds": round(seconds, 3),
-            "retried": sum(1 for r in results if r.get("attempts", 1) > 1)}
 
 
 class _bar:
