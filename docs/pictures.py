@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from viewer.app import ViewerApp, ViewOptions
+from viewer.app.window import ViewerApp, ViewOptions
 from viewer.cli.view import open_window
 
 DOCS = Path(__file__).resolve().parent

@@ -1,7 +1,7 @@
 """A small programmatic glTF 2.0 builder, so tests make their fixtures by code.
 
 It writes what it is told, right or wrong: nothing is validated here, which is what lets tests build
-broken files on purpose. A thin layer over ``viewer.writer`` (the project's one glTF writer): arrays go
+broken files on purpose. A thin layer over ``viewer.files.writer`` (the project's one glTF writer): arrays go
 into one binary buffer (buffer 0), one bufferView per accessor (4-byte aligned) unless
 ``add_interleaved`` packs several into one strided view; ``add_animation`` is the writer's (one sampler
 per channel). Scene objects are plain dicts, written as given.
@@ -27,15 +27,15 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from viewer import writer
-from viewer.writer import DTYPES
+from viewer.files import writer
+from viewer.files.writer import DTYPES
 
 
 class GltfBuilder(writer.JsonWriter):
     """Accumulates glTF JSON (``self.doc``, a plain dict) and one binary buffer (``self.bin``).
 
     ``add``, ``add_buffer_view``, ``add_accessor``, ``add_animation``, ``bin_bytes`` and ``to_dict`` come
-    from ``viewer.writer.JsonWriter``; this class adds what only tests need: interleaved and sparse
+    from ``viewer.files.writer.JsonWriter``; this class adds what only tests need: interleaved and sparse
     accessors, and scene objects written exactly as given.
     """
 

@@ -72,7 +72,7 @@ CHILD = PRELUDE + r"""
 def go():
     from viewer.cli import main  # the console script's module
     from viewer.cli import view
-    import viewer.app
+    import viewer.app.window
     lap("import")
     open_window, load_scene = view.open_window, view.a.load_scene
 

@@ -21,7 +21,7 @@ Writes into OUT_DIR (created if needed):
     file can be looked at.
 
 Both files are deterministic (no clock, no random state: same bytes on every run) and written through
-``viewer.writer``; the Fox is read with ``viewer.gltf.load_document``. Licenses: the Fox copies keep the
+``viewer.files.writer``; the Fox is read with ``viewer.gltf.load_document``. Licenses: the Fox copies keep the
 Fox's own ``asset.copyright`` and carry its license note (from the Khronos INDEX.md / LICENSE.md) in
 ``asset.extras``; the tree is made by this script (MIT, as animview).
 """
@@ -38,10 +38,10 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from viewer import writer  # noqa: E402
+from viewer.files import writer  # noqa: E402
 from viewer.demo import shapes  # noqa: E402
 from viewer.gltf import load_document  # noqa: E402
-from viewer.writer import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER  # noqa: E402
+from viewer.files.writer import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER  # noqa: E402
 
 KHRONOS = Path(os.environ.get("ANIMVIEW_KHRONOS", REPO.parent / "shared" / "assets" / "khronos"))
 FOX = KHRONOS / "Fox" / "Fox.glb"

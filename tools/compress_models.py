@@ -36,8 +36,8 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from viewer import writer  # noqa: E402
-from viewer.bake import copy_document  # noqa: E402
+from viewer.files import writer  # noqa: E402
+from viewer.files.bake import copy_document  # noqa: E402
 from viewer.gltf import Document, load_document  # noqa: E402
 from viewer.gltf.accessors import element_size  # noqa: E402
 from viewer.gltf.draco import EXTENSION  # noqa: E402
@@ -134,8 +134,8 @@ def compress_file(src: Path, out_dir: Path) -> tuple[Path, dict]:
 def check(original: Path, compressed: Path, pictures: bool = True, ctx=None, programs=None) -> dict:
     """A compressed copy against its original: largest position error (relative to the model's size),
     whether the sampling reports are equal, and with ``pictures`` the worst share of pixels off."""
-    from viewer.sampling import sample_animations
-    from viewer.scene import load
+    from viewer.files.sampling import sample_animations
+    from viewer.scene.scene import load
 
     a, b = load(original), load(compressed)
     positions = [(pa.attributes["POSITION"], pb.attributes["POSITION"])
@@ -357,8 +357,8 @@ def check_meshopt(original: Path, compressed: Path, pictures: bool = True, ctx=N
     """A meshopt copy against its original: every accessor (exact, triangles up to rotation, filtered rotations
     within ``QUATERNION_TOLERANCE``), the sampled clips at every key and midpoint (exact but for filtered
     rotation channels), and with ``pictures`` the worst share of pixels off."""
-    from viewer.sampling import default_times
-    from viewer.scene import load
+    from viewer.files.sampling import default_times
+    from viewer.scene.scene import load
 
     da, db = load_document(original), load_document(compressed)
     exact, rotation_error = True, 0.0

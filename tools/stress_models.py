@@ -19,7 +19,7 @@ exports them by default: the viewer then has to prove a surface closed before it
 morph_64's targets carry POSITION only: with NORMAL it would be 155 MB, not the ~80 MB asked for; its
 waves are shallower, so shading by the rest normals stays plausible.
 
-Built on ``viewer.demo.builder.DemoWriter`` (so on ``viewer.writer``) and written as one .glb each.
+Built on ``viewer.demo.builder.DemoWriter`` (so on ``viewer.files.writer``) and written as one .glb each.
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ import pygltflib
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from viewer import writer  # noqa: E402
+from viewer.files import writer  # noqa: E402
 from viewer.demo.builder import DemoWriter, quat_about  # noqa: E402
 
 MAJOR, MINOR = 1.0, 0.38  # torus radii

@@ -28,7 +28,7 @@ import numpy as np
 
 import viewer
 from viewer.animation.modes import MODES
-from viewer.pose import Pose
+from viewer.pose.pose import Pose
 
 MAX_TIMES = 400
 MAX_POSE_TIMES = 12

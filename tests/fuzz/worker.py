@@ -19,7 +19,7 @@ import numpy  # noqa: F401 - imported before forking, so children start warm
 
 import viewer  # noqa: F401
 import viewer.export  # noqa: F401 - imports moderngl, creates no context
-import viewer.pose  # noqa: F401
+import viewer.pose.pose  # noqa: F401
 from tests.fuzz import check, report, selftest
 from tests.fuzz.isolate import Limits, run_isolated
 from tests.fuzz.mutate import make_mutant, write_case

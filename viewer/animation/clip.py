@@ -14,7 +14,7 @@ import numpy as np
 
 from viewer.animation import modes
 from viewer.animation.table import ChannelTable
-from viewer.object_model import same_property
+from viewer.gltf.object_model import same_property
 
 PATH_WIDTH = {"translation": 3, "rotation": 4, "scale": 3}
 

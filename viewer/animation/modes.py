@@ -13,7 +13,7 @@ from typing import Callable
 
 import numpy as np
 
-from viewer import math3d
+from viewer.base import math3d
 
 MODES = ("authored", "step", "linear", "cubicspline", "catmull-rom", "cubic-zero")
 AUTHORED_TO_MODE = {"STEP": "step", "LINEAR": "linear", "CUBICSPLINE": "cubicspline"}

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from viewer import math3d
+from viewer.base import math3d
 from viewer.animation.clip import Clip
 
 # A pop under 1 % of the channel's range hides in the motion itself; the floors sit above the float32

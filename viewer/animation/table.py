@@ -25,7 +25,8 @@ from typing import Sequence
 
 import numpy as np
 
-from viewer import fast, math3d
+from viewer import fast
+from viewer.base import math3d
 from viewer.animation import modes
 from viewer.animation.keyframes import BandedSearch
 

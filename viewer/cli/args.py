@@ -9,7 +9,7 @@ import argparse
 import math
 import re
 
-from viewer.errors import UsageError, shorten
+from viewer.base.errors import UsageError, shorten
 
 # Any number (or comma list of numbers, for --times) that argparse should take as a value, not as an
 # option: "-1e308", "-.5", "-inf", "-1,0.5". argparse's own pattern knows only "-5" and "-0.5", so
@@ -117,9 +117,9 @@ def color(text: str) -> tuple[float, float, float]:
 
 
 def modes_argument(text: str) -> tuple[str, ...]:
-    """``--compare``'s mode list: ``viewer.compare.modes_argument``, imported only when the flag is given (the
+    """``--compare``'s mode list: ``viewer.compare.views.modes_argument``, imported only when the flag is given (the
     compare module is no part of a plain render or of the viewer's start)."""
-    from viewer.compare import modes_argument as parse
+    from viewer.compare.views import modes_argument as parse
 
     return parse(text)
 
@@ -143,7 +143,7 @@ def add_animation_argument(parser: argparse.ArgumentParser, default: str = "the 
 def load_scene(args: argparse.Namespace, command: str, need_animation: bool = False):
     """The scene of ``args.file`` under the file access policy; a command that means nothing without an
     animation (``sample``, ``bench``) refuses a file that has none."""
-    from viewer.scene import load
+    from viewer.scene.scene import load
 
     scene = load(args.file, args.allow_outside_folder)
     if need_animation and not scene.clips:

@@ -1,7 +1,7 @@
 """``animview bake FILE --mode M [--fps N | --keys] [--animation K] -o OUT.glb|.gltf``.
 
 Writes a copy of the file whose clips are resampled in the chosen interpolation mode, so any engine plays
-back what the compare view showed (``viewer/bake.py`` says how each mode is written).
+back what the compare view showed (``viewer/files/bake.py`` says how each mode is written).
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from viewer.animation.modes import MODES
 from viewer.cli import args as a
-from viewer.errors import UsageError
+from viewer.base.errors import UsageError
 
 NAME = "bake"
 
@@ -29,7 +29,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from viewer.bake import bake_file
+    from viewer.files.bake import bake_file
 
     out = Path(args.output)
     if not out.parent.is_dir():

@@ -19,7 +19,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from viewer.bench import run_bench
+    from viewer.bench.figures import run_bench
 
     started = time.perf_counter()
     scene = a.load_scene(args, NAME)  # a still model too: its sampling figures are 0, its render figures count

@@ -6,11 +6,11 @@ import math
 
 import numpy as np
 
-from viewer import object_model
+from viewer.gltf import object_model
 from viewer.animation.clip import Channel
 from viewer.cli import args as a
-from viewer.errors import pointer
-from viewer.scene import Scene
+from viewer.base.errors import pointer
+from viewer.scene.scene import Scene
 
 NAME = "inspect"
 

@@ -5,7 +5,7 @@ import argparse
 import os
 
 from viewer.cli import args as a
-from viewer.errors import UsageError
+from viewer.base.errors import UsageError
 
 
 def add_library_arguments(p: argparse.ArgumentParser, quiet: bool = True) -> None:

@@ -12,7 +12,7 @@ import warnings
 from typing import Sequence
 
 from viewer.cli.args import Parser
-from viewer.errors import GltfError, GltfWarning, UsageError
+from viewer.base.errors import GltfError, GltfWarning, UsageError
 
 EXIT_BAD_INPUT = 2
 # Each is the module viewer.cli.<name>, imported when its command runs (or the help lists them all), so a

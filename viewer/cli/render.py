@@ -13,7 +13,7 @@ from pathlib import Path
 
 from viewer.animation.modes import MODES
 from viewer.cli import args as a
-from viewer.errors import UsageError
+from viewer.base.errors import UsageError
 
 NAME = "render"
 
@@ -171,7 +171,7 @@ def _frame_pose(args, kind: str, scene, clip):
         return True, None
     if kind != "png" or args.compare is not None:
         return False, None
-    from viewer.bounds import clip_bounds
+    from viewer.pose.bounds import clip_bounds
     from viewer.export.offscreen import pose_bounds_at, travels
 
     clip_box = clip_bounds(scene, clip, mode=args.mode)

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from viewer.cli import library_args as la
-from viewer.errors import UsageError
+from viewer.base.errors import UsageError
 
 PREVIEW_SIZE = (320, 240)
 # Options of a single render that mean nothing for a library's previews.

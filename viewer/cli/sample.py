@@ -21,7 +21,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from viewer.sampling import sample_animations
+    from viewer.files.sampling import sample_animations
 
     scene = a.load_scene(args, NAME, need_animation=True)
     index = None if args.animation is None else a.pick_clip(scene, args.animation, NAME).index

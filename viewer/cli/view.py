@@ -16,7 +16,7 @@ from pathlib import Path
 from viewer.animation.modes import MODES
 from viewer.cli import args as a
 from viewer.demo import DEFAULT_DEMO
-from viewer.errors import UsageError
+from viewer.base.errors import UsageError
 
 WINDOW_CLASSES = ("pyglet", "glfw", "sdl2", "pygame2", "pyqt5", "pyside2", "tk", "headless")
 MAX_FPS = 60.0
@@ -47,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Open the window and run until Esc, the window's close button or ``--frames``; returns the exit status."""
-    from viewer.resources import asset_path
+    from viewer.base.resources import asset_path
 
     if not args.file:
         args.file = asset_path(DEFAULT_DEMO)
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     if args.speed == 0:
         raise UsageError("animview: --speed must not be 0 (use --paused)")
 
-    from viewer.app import ViewerApp, ViewOptions
+    from viewer.app.window import ViewerApp, ViewOptions
 
     options = ViewOptions(path=path, animation=clip.index if clip is not None else 0, speed=args.speed, paused=args.paused,
                           time=args.time, mode=args.mode, fps=args.fps, screenshot_dir=args.screenshot_dir,
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
 def open_window(name: str, size: tuple[int, int], backend: str | None = None):
     """A moderngl-window window of class ``name``, made current, with the viewer's settings."""
     import moderngl_window as mglw
-    from viewer.app import ViewerApp
+    from viewer.app.window import ViewerApp
 
     mglw.setup_basic_logging(ViewerApp.log_level)
     cls = mglw.get_local_window_cls(name)

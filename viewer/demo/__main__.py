@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from viewer.demo import basic, deform, materials, pointers
-from viewer.resources import REPO_ROOT
+from viewer.base.resources import REPO_ROOT
 
 DEMOS: dict[str, Callable[[], str]] = {
     "triangle.gltf": basic.triangle,

@@ -1,8 +1,8 @@
-"""The demo scenes' layer over ``viewer.writer``: materials, meshes, nodes and animations as pygltflib objects.
+"""The demo scenes' layer over ``viewer.files.writer``: materials, meshes, nodes and animations as pygltflib objects.
 
 ``DemoWriter`` is a ``writer.ModelWriter`` (a ``pygltflib.GLTF2`` plus one binary buffer); ``dumps``
 gives a self-contained ``.gltf`` (the buffer as a base64 ``data:`` URI). Output is byte-for-byte
-reproducible: see ``viewer.writer``. Only what differs from the spec's defaults is written (an absent
+reproducible: see ``viewer.files.writer``. Only what differs from the spec's defaults is written (an absent
 ``doubleSided`` is false), so the files stay small and readable.
 
 Matrices are given in math convention (``M[row][col]``, column vectors) and stored column-major,
@@ -15,8 +15,8 @@ from typing import Any, Sequence
 import numpy as np
 from pygltflib import Attributes, Material, Mesh, Node, PbrMetallicRoughness, Primitive, Scene
 
-from viewer import writer
-from viewer.writer import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, f32_list
+from viewer.files import writer
+from viewer.files.writer import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, f32_list
 
 GENERATOR = "animview demo_assets"
 

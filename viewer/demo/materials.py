@@ -24,7 +24,7 @@ from pygltflib import (Attributes, Image, Material, Mesh, PbrMetallicRoughness, 
 
 from viewer.demo import shapes
 from viewer.demo.builder import DemoWriter, quat_about
-from viewer.writer import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, f32, f32_list
+from viewer.files.writer import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, f32, f32_list
 
 Y_AXIS = (0.0, 1.0, 0.0)
 

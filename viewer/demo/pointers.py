@@ -20,7 +20,7 @@ from pygltflib import (Attributes, Camera, Image, Material, Mesh, PbrMetallicRou
 from viewer.demo import shapes
 from viewer.demo.builder import DemoWriter
 from viewer.demo.materials import card_uvs, checker_image, png_bytes
-from viewer.writer import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, f32, f32_list
+from viewer.files.writer import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, f32, f32_list
 
 DURATION = 4.0
 SPACING = 1.2                     # between the slots along x; slot k sits at x = (k - 2) · SPACING

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 import moderngl
 import numpy as np
 
-from viewer import compare
+from viewer.compare import views as compare
 from viewer.animation.clip import Clip
-from viewer.bounds import clip_bounds
+from viewer.pose.bounds import clip_bounds
 from viewer.export.plot import draw_curves, draw_labels
 from viewer.export.offscreen import Offscreen, View
 from viewer.render.compare_view import CompareView
-from viewer.scene import Scene
+from viewer.scene.scene import Scene
 
 CURVE_FRACTION = 0.3  # of the frame's height, for the curve strip
 

@@ -22,14 +22,14 @@ import moderngl
 import numpy as np
 
 from viewer.animation.clip import Clip
-from viewer.bounds import clip_bounds, pose_bounds
-from viewer.pose import Pose
+from viewer.pose.bounds import clip_bounds, pose_bounds
+from viewer.pose.pose import Pose
 from viewer.render.camera import OrbitCamera, gltf_camera
 from viewer.render.renderer import Renderer, RenderOptions
 from viewer.render.shaders import ProgramCache
 from viewer.render.antialias import choose_for
 from viewer.render.target import DEFAULT_SAMPLES, OffscreenTarget
-from viewer.scene import Scene
+from viewer.scene.scene import Scene
 
 END_EPSILON = 1e-6  # seconds: a grid time this close to the end time is the end frame itself
 

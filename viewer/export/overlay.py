@@ -13,13 +13,13 @@ import moderngl
 import numpy as np
 
 from viewer.animation.clip import Clip
-from viewer.bounds import clip_bounds
+from viewer.pose.bounds import clip_bounds
 from viewer.export.offscreen import Offscreen, View, pose_bounds_at
 from viewer.playback.clock import Clock
 from viewer.render.compare_view import CompareView
 from viewer.render.overlay_lines import OverlayLines
 from viewer.render.scene_view import SceneView, draw_scene_view
-from viewer.scene import Scene
+from viewer.scene.scene import Scene
 from viewer.ui.overlay import Overlay
 from viewer.ui.state import ViewerState
 

@@ -12,7 +12,7 @@ from typing import Mapping, Sequence
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from viewer.compare import PixelRect, Series, mode_rgb255, moving_components
+from viewer.compare.views import PixelRect, Series, mode_rgb255, moving_components
 
 AXIS = (120, 124, 132)
 TEXT = (225, 228, 235)

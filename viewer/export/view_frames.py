@@ -13,7 +13,7 @@ from typing import Callable
 import moderngl
 import numpy as np
 
-from viewer.pose import Pose
+from viewer.pose.pose import Pose
 from viewer.render.compare_view import CompareView
 from viewer.render.overlay_lines import OverlayLines
 from viewer.render.renderer import Renderer

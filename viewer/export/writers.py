@@ -15,7 +15,7 @@ import numpy as np
 
 from viewer.animation.clip import Clip
 from viewer.export.offscreen import Offscreen, View, frame_times
-from viewer.scene import Scene
+from viewer.scene.scene import Scene
 
 
 # zlib level 1: a third of the default level's time on a rendered frame (16 of 30 ms at 640×480), for files

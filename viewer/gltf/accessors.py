@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from viewer.errors import GltfError, pointer
+from viewer.base.errors import GltfError, pointer
 from viewer.gltf import meshopt
 
 COMPONENT_DTYPES: dict[int, np.dtype] = {

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from viewer.errors import GltfError, pointer
+from viewer.base.errors import GltfError, pointer
 from viewer.gltf import meshopt
 from viewer.gltf.accessors import AccessorReader
 from viewer.gltf.draco import DecodedAccessorReader

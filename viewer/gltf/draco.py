@@ -25,7 +25,7 @@ from types import ModuleType
 
 import numpy as np
 
-from viewer.errors import GltfError, GltfWarning, pointer
+from viewer.base.errors import GltfError, GltfWarning, pointer
 from viewer.gltf.accessors import (COMPONENT_DTYPES, FLOAT, MATRIX_SIZES, TYPE_COMPONENTS, AccessorReader, dequantize,
                                    element_shape)
 

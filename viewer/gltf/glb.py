@@ -10,7 +10,7 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
-from viewer.errors import GltfError
+from viewer.base.errors import GltfError
 
 GLB_MAGIC = b"glTF"
 GLB_VERSION = 2

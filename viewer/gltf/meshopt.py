@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from viewer.errors import GltfError, pointer
+from viewer.base.errors import GltfError, pointer
 
 CODECS = ("FILTERS", "FILTER_FUNCTIONS", "MODES", "decode", "decode_index_buffer", "decode_index_sequence",
           "decode_vertex_buffer")  # meshopt_codecs' names, re-exported on first use (``__getattr__``)

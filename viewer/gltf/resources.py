@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from urllib.parse import unquote, unquote_to_bytes, urlsplit
 
-from viewer.errors import GltfError, pointer, shorten
+from viewer.base.errors import GltfError, pointer, shorten
 
 ALLOW_OPTION = "--allow-outside-folder (Python: load(..., allow_outside_folder=True))"
 MAX_IMAGE_BYTES = 512 * 1024 * 1024  # an encoded image larger than this is not a texture we can use

@@ -19,7 +19,7 @@ import sys
 import warnings
 from pathlib import Path
 
-from viewer.errors import GltfError, GltfWarning, pointer, shorten
+from viewer.base.errors import GltfError, GltfWarning, pointer, shorten
 from viewer.gltf import validate_animation, validate_data, validate_mesh, validate_scene
 from viewer.gltf.accessors import AccessorReader
 from viewer.gltf.resources import FileAccess

@@ -3,7 +3,7 @@
 Decisions, documented here because the animation code relies on them:
 
 * A channel whose ``target.path`` is ``"pointer"`` (KHR_animation_pointer) is resolved against the glTF
-  Object Model (``viewer.object_model``). Whatever is wrong with it — a malformed pointer, a property that is
+  Object Model (``viewer.gltf.object_model``). Whatever is wrong with it — a malformed pointer, a property that is
   not animatable, undefined or missing, an output of the wrong type or count, a boolean or integer sampled
   other than STEP, values that are not finite — the channel is ignored with a warning that says why, and the
   other channels play: a file is never refused for one pointer.
@@ -23,8 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-from viewer import object_model
-from viewer.errors import GltfError, GltfWarning, pointer
+from viewer.gltf import object_model
+from viewer.base.errors import GltfError, GltfWarning, pointer
 from viewer.gltf.accessors import FLOAT, AccessorReader
 from viewer.gltf.validate_mesh import morph_target_count
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from viewer.errors import GltfError, pointer
+from viewer.base.errors import GltfError, pointer
 from viewer.gltf.accessors import (FLOAT, TYPE_COMPONENTS, AccessorReader, component_size, element_size)
 from viewer.gltf.resources import FileAccess, check_uri_available
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from viewer.errors import GltfError, pointer
+from viewer.base.errors import GltfError, pointer
 from viewer.gltf import draco
 from viewer.gltf.accessors import UNSIGNED_INT_TYPES, AccessorReader
 

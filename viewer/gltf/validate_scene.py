@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from viewer.errors import GltfError, pointer
+from viewer.base.errors import GltfError, pointer
 from viewer.gltf.accessors import FLOAT, AccessorReader
 from viewer.gltf.schema import SPOT_DEFAULTS
 

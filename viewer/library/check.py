@@ -7,10 +7,10 @@ import time
 import warnings
 from pathlib import Path
 
-from viewer.errors import GltfError, GltfWarning, shorten
+from viewer.base.errors import GltfError, GltfWarning, shorten
 from viewer.library.findings import scene_findings
 from viewer.library.report import Finding, counts
-from viewer.scene import load
+from viewer.scene.scene import load
 
 
 def check_file(path: str | Path, label: str | None = None, keep_scene: bool = False):

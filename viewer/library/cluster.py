@@ -55,18 +55,18 @@ def connect(scheduler: str):
         import dask
         from distributed import Client
     except ImportError:
-        from viewer.errors import UsageError
+        from viewer.base.errors import UsageError
 
         raise UsageError("animview: --scheduler needs Dask: pip install 'animview[cluster]'") from None
     address = dask.config.get("scheduler-address", None) if scheduler == "dask-config" else scheduler
     if not address:
-        from viewer.errors import UsageError
+        from viewer.base.errors import UsageError
 
         raise UsageError("animview: --scheduler dask-config, but dask.config has no scheduler-address")
     try:
         return Client(address, timeout="20s")
     except (OSError, TimeoutError) as exc:
-        from viewer.errors import UsageError
+        from viewer.base.errors import UsageError
 
         raise UsageError(f"animview: cannot reach the Dask scheduler at {address}: {exc}") from None
 

@@ -6,7 +6,7 @@ clip — a file that failed (any status but "ok") gets one cell, and so does a f
 
 - the clip's thumbnail (``clip["thumbnail"]``; a file without clips may give ``result["thumbnail"]``), fitted
   into the cell; a hatched placeholder when there is none or it cannot be read;
-- the file as given under its root, shortened in the middle (``viewer.errors.shorten``) to fit, and the clip's
+- the file as given under its root, shortened in the middle (``viewer.base.errors.shorten``) to fit, and the clip's
   index, name and duration;
 - a badge coloured by the worst level among the clip's and its file's findings — error red, warning amber,
   info grey, none green — with the counts per level ("2 warn · 5 info"); a failed file's badge is its status,
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from viewer.errors import shorten
+from viewer.base.errors import shorten
 from viewer.library.report import LEVELS, level_counts, summarize, worst_level
 
 MAX_COLUMNS = 8

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from viewer.errors import UsageError
+from viewer.base.errors import UsageError
 
 SUFFIXES = (".gltf", ".glb")
 

@@ -15,11 +15,11 @@ import numpy as np
 
 from viewer.animation.clip import Channel, Clip
 from viewer.animation.seams import loop_seams
-from viewer.errors import pointer
+from viewer.base.errors import pointer
 from viewer.library import findings_file, findings_keys, findings_resample
 from viewer.library.findings_keys import Place, one_line, quoted_name
 from viewer.library.report import CODES, Finding
-from viewer.scene import Scene
+from viewer.scene.scene import Scene
 
 CODE_RANK = {code: i for i, code in enumerate(CODES)}
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from viewer.errors import pointer
+from viewer.base.errors import pointer
 from viewer.gltf import SUPPORTED_EXTENSIONS
 from viewer.library.findings_keys import one_line
 from viewer.library.report import Finding

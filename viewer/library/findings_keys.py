@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from viewer.animation.modes import Curve, resolve
-from viewer.errors import pointer, shorten
+from viewer.base.errors import pointer, shorten
 from viewer.library.report import Finding
 
 NEAR_DUPLICATE_S = 1e-4  # a tenth of a millisecond: no frame rate samples between two such keys

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from viewer import math3d
+from viewer.base import math3d
 from viewer.library.findings_keys import Place
 from viewer.library.report import Finding
 

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from viewer.bounds import clip_bounds
+from viewer.pose.bounds import clip_bounds
 from viewer.export.offscreen import Offscreen, View, create_context, frame_times
 from viewer.export.writers import render_frames, save_png, writer_for
-from viewer.pose import Pose
+from viewer.pose.pose import Pose
 
 PREVIEW_KINDS = ("gif", "png", "mp4")
 MAX_PREVIEW_SECONDS = 10.0  # a gif / mp4 preview covers at most this much of a clip (from its start)

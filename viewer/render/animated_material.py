@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from viewer.object_model import PROPERTIES, TEXTURE_SLOTS
+from viewer.gltf.object_model import PROPERTIES, TEXTURE_SLOTS
 from viewer.render.materials import Material, dig, material_factors, texture_transform
 
 # field → the JSON path inside a material its pointer names (after "/materials/N/")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import moderngl
 import numpy as np
 
-from viewer.scene import Scene
+from viewer.scene.scene import Scene
 
 AA_MODES = ("auto", "msaa", "fxaa", "off")
 FXAA_SHADER = "fxaa.glsl"

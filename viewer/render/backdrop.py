@@ -8,7 +8,7 @@ from __future__ import annotations
 import moderngl
 import numpy as np
 
-from viewer import math3d
+from viewer.base import math3d
 from viewer.render.environment import UNIT_ENV, UNIT_LUT
 from viewer.render.gpu_mesh import UNIT_SCENE
 from viewer.render.look import Look

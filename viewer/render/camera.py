@@ -17,10 +17,10 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from viewer import math3d
-from viewer.pose import Pose
+from viewer.base import math3d
+from viewer.pose.pose import Pose
 from viewer.render.limits import F32_MAX, MAX_EXTENT, drawable, view_bounds
-from viewer.scene import Camera, Scene
+from viewer.scene.scene import Camera, Scene
 
 DEFAULT_YAW = math.radians(30.0)     # from +Z towards +X
 DEFAULT_PITCH = math.radians(18.0)   # above the horizon

@@ -12,15 +12,15 @@ from typing import Sequence
 import moderngl
 import numpy as np
 
-from viewer import compare
+from viewer.compare import views as compare
 from viewer.animation.clip import Clip
-from viewer.pose import Pose
+from viewer.pose.pose import Pose
 from viewer.render.overlay_lines import pick
 from viewer.render.panes import Pane, render_panes
 from viewer.render.renderer import Renderer, RenderOptions
 from viewer.render.shaders import ProgramCache
 from viewer.render.trails import TrailLines
-from viewer.scene import Scene
+from viewer.scene.scene import Scene
 
 
 class CompareView:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from viewer.render import tangents
-from viewer.scene import Primitive
+from viewer.scene.scene import Primitive
 
 POINTS, LINES, LINE_LOOP, LINE_STRIP, TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN = range(7)
 DRAW_KIND = {POINTS: "points", LINES: "lines", LINE_LOOP: "lines", LINE_STRIP: "lines",

@@ -17,7 +17,7 @@ from viewer.render.environment import UNIT_ENV, UNIT_LUT
 from viewer.render.materials import SLOT_UNITS, Material, MaterialLibrary
 from viewer.render.morph import UNIT_NORMALS, UNIT_POSITIONS, UNIT_TANGENTS, MorphTargets
 from viewer.render.shaders import ProgramCache
-from viewer.scene import Primitive, Scene
+from viewer.scene.scene import Primitive, Scene
 
 GL_MODE = {"triangles": moderngl.TRIANGLES, "lines": moderngl.LINES, "points": moderngl.POINTS}
 MESH_SHADER = "mesh.glsl"

@@ -13,7 +13,7 @@ import math
 import moderngl
 import numpy as np
 
-from viewer import math3d
+from viewer.base import math3d
 from viewer.render.limits import MAX_EXTENT, view_bounds
 from viewer.render.shaders import ProgramCache
 

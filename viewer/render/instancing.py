@@ -31,7 +31,7 @@ from typing import Callable, Sequence
 import moderngl
 import numpy as np
 
-from viewer.pose import Pose
+from viewer.pose.pose import Pose
 from viewer.render.gpu_mesh import GpuPrimitive
 from viewer.render.limits import F32_MAX
 from viewer.render.animated_material import material_uniforms

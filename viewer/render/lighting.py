@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from viewer.lights import world_lights
+from viewer.scene.lights import world_lights
 
 MAX_LIGHTS = 16  # shaders/lights.glsl's MAX_LIGHTS
 # The studio key: a directional light from above-left of the camera, so the side we see is lit, in lux

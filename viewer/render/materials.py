@@ -23,9 +23,9 @@ from functools import cached_property
 import moderngl
 import numpy as np
 
-from viewer.errors import GltfError, GltfWarning, pointer
-from viewer.object_model import TEXTURE_SLOTS
-from viewer.scene import Scene
+from viewer.base.errors import GltfError, GltfWarning, pointer
+from viewer.gltf.object_model import TEXTURE_SLOTS
+from viewer.scene.scene import Scene
 
 GL_SRGB8_ALPHA8, GL_RGBA8 = 0x8C43, 0x8058
 NEAREST, LINEAR = 9728, 9729

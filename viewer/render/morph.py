@@ -22,7 +22,7 @@ import numpy as np
 
 from viewer.render.geometry import morph_deltas
 from viewer.render.shaders import active_uniforms, normalize_defines, read_source, set_uniform, stage_source
-from viewer.scene import Primitive
+from viewer.scene.scene import Primitive
 
 ROW_TEXELS = 4096
 # vertex × target pairs from which a primitive is morphed by the morph pass: below, the target loop costs

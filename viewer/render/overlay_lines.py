@@ -13,11 +13,11 @@ from __future__ import annotations
 import moderngl
 import numpy as np
 
-from viewer import math3d
-from viewer.pose import Pose
+from viewer.base import math3d
+from viewer.pose.pose import Pose
 from viewer.render.limits import fits_f32
 from viewer.render.shaders import ProgramCache
-from viewer.scene import Scene
+from viewer.scene.scene import Scene
 
 LINES_SHADER = "lines.glsl"
 BONE_COLOR = (0.35, 0.85, 1.0, 1.0)

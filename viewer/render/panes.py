@@ -12,8 +12,8 @@ from typing import Sequence
 import moderngl
 import numpy as np
 
-from viewer.compare import PixelRect, Trail
-from viewer.pose import Pose
+from viewer.compare.views import PixelRect, Trail
+from viewer.pose.pose import Pose
 from viewer.render.renderer import Renderer, RenderOptions
 from viewer.render.trails import TrailLines
 

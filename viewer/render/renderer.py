@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 import moderngl
 import numpy as np
 
-from viewer import math3d
-from viewer.pose import Pose
+from viewer.base import math3d
+from viewer.pose.pose import Pose
 from viewer.render.animated_material import material_uniforms
 from viewer.render.environment import Environment
 from viewer.render.backdrop import SceneCopy, draw_background
@@ -33,7 +33,7 @@ from viewer.render.look import TONEMAPS, Look, eye_uniform
 from viewer.render.limits import camera_drawable, normal_matrix
 from viewer.render.shaders import ProgramCache, active_uniforms, set_uniform
 from viewer.render.skinning import JointTexture
-from viewer.scene import Scene
+from viewer.scene.scene import Scene
 
 
 

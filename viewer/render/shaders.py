@@ -13,7 +13,7 @@ from typing import Iterable, Mapping
 
 import moderngl
 
-from viewer.resources import shader_path
+from viewer.base.resources import shader_path
 
 _INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*$', re.MULTILINE)
 

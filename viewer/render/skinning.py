@@ -14,9 +14,9 @@ from __future__ import annotations
 import moderngl
 import numpy as np
 
-from viewer.pose import Pose
+from viewer.pose.pose import Pose
 from viewer.render.limits import drawable
-from viewer.scene import Scene
+from viewer.scene.scene import Scene
 
 JOINTS_PER_ROW = 1024
 

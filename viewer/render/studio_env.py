@@ -35,7 +35,7 @@ from typing import Sequence
 
 import numpy as np
 
-from viewer.resources import REPO_ROOT, asset_path
+from viewer.base.resources import REPO_ROOT, asset_path
 
 ASSET_NAME = "studio_env.npz"
 # Room: the viewer stands at the origin of a closed box (metres); floor darker than the walls.

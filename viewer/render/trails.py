@@ -1,6 +1,6 @@
 """Motion trails on the GPU: each mode's path as a line strip, dots at the keys, a marker at the current time.
 
-The numbers come from ``viewer.compare.trail`` (pure numpy, tested without a GPU); this module only uploads
+The numbers come from ``viewer.compare.views.trail`` (pure numpy, tested without a GPU); this module only uploads
 and draws them with ``shaders/lines.glsl``, the program the grid and the skeleton lines use. Depth testing
 is off, as for the skeleton, so a trail stays visible where it passes behind the mesh. In a pane, the
 pane's own mode is drawn opaque and the other compared modes faded, so the difference is seen in place.
@@ -14,8 +14,8 @@ from typing import Sequence
 import moderngl
 import numpy as np
 
-from viewer import math3d
-from viewer.compare import MODE_COLORS, Trail
+from viewer.base import math3d
+from viewer.compare.views import MODE_COLORS, Trail
 from viewer.render.limits import fits_f32
 from viewer.render.shaders import ProgramCache
 

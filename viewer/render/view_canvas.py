@@ -12,7 +12,7 @@ import moderngl
 from viewer.render.antialias import choose, drawn_triangles
 from viewer.render.shaders import ProgramCache
 from viewer.render.target import DEFAULT_SAMPLES, OffscreenTarget
-from viewer.scene import Scene
+from viewer.scene.scene import Scene
 
 
 class ViewCanvas:

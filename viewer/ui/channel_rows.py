@@ -15,7 +15,7 @@ import numpy as np
 from imgui_bundle import imgui
 
 from viewer.animation.modes import AUTHORED_TO_MODE
-from viewer.compare import mode_rgb255
+from viewer.compare.views import mode_rgb255
 from viewer.ui import timeline as tl
 from viewer.ui.bar_style import (HEADER_BG, LABEL, OUTSIDE_RANGE, PLAYHEAD, RANGE, ROW_ALT_BG, ROW_BG, SEAM,
                                  SELECTED_BG, col)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from imgui_bundle import imgui
 
-from viewer import compare
+from viewer.compare import views as compare
 from viewer.animation.modes import MODES
 from viewer.ui.panels import _vec, value_text
 from viewer.ui.state import ViewerState

@@ -7,7 +7,7 @@ lists every channel of the clip by ``Channel.label``.
 One small plot per component that moves (a translation's constant z gets none); rotations as quaternion
 components or, switched, as intrinsic X-Y-Z Euler degrees. White dots mark the channel's keys, an orange
 line the playhead: dragging it or clicking in a plot seeks the clock there. The numbers are
-``viewer.compare.curve`` — the same values ``animview sample --mode`` prints.
+``viewer.compare.views.curve`` — the same values ``animview sample --mode`` prints.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import weakref
 import numpy as np
 from imgui_bundle import imgui, implot
 
-from viewer import compare
+from viewer.compare import views as compare
 from viewer.ui.panels import FloatRect
 from viewer.ui.state import ViewerState
 

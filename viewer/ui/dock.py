@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from imgui_bundle import imgui
 
-from viewer.pose import Pose
+from viewer.pose.pose import Pose
 from viewer.ui import compare_panel, curve_view, panels
 from viewer.ui.panels import FloatRect, window_rect
 from viewer.ui.state import ViewerState

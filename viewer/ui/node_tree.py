@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from imgui_bundle import imgui
 
-from viewer.scene import Nodes
+from viewer.scene.scene import Nodes
 from viewer.ui.state import ViewerState
 
 TREE_ROW_H = 19

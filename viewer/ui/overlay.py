@@ -14,8 +14,8 @@ from __future__ import annotations
 from imgui_bundle import imgui, implot
 from moderngl_window.integrations.imgui_bundle import ModernGLRenderer
 
-from viewer.compare import pane_rects
-from viewer.pose import Pose
+from viewer.compare.views import pane_rects
+from viewer.pose.pose import Pose
 from viewer.ui import compare_panel, dock, dope_sheet, panels
 from viewer.ui import timeline as tl
 from viewer.ui.panels import FloatRect

@@ -14,12 +14,13 @@ import math
 import numpy as np
 from imgui_bundle import imgui
 
-from viewer import compare, math3d
+from viewer.compare import views as compare
+from viewer.base import math3d
 from viewer.animation.clip import Channel, Clip
 from viewer.animation.modes import MODES
-from viewer.object_model import PROPERTIES
-from viewer.pose import Pose
-from viewer.scene import Scene
+from viewer.gltf.object_model import PROPERTIES
+from viewer.pose.pose import Pose
+from viewer.scene.scene import Scene
 from viewer.ui import look_panel, node_tree
 from viewer.ui.keys import HELP
 from viewer.ui.state import ViewerState

@@ -15,8 +15,8 @@ from viewer.animation.seams import Seams, loop_seams
 from viewer.animation.modes import MODES
 from viewer.playback.clock import Clock
 from viewer.render.scene_view import Display  # noqa: F401 — the toggles live with what they switch
-from viewer.compare import MAX_PANES, MIN_PANES
-from viewer.scene import Scene
+from viewer.compare.views import MAX_PANES, MIN_PANES
+from viewer.scene.scene import Scene
 from viewer.ui.dope_rows import Row, channel_label, dope_rows
 
 DEFAULT_FPS = 30.0
