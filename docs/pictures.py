@@ -1,10 +1,11 @@
-"""Render README's pictures again: ``python docs/pictures.py`` (headless, EGL; from the repository root).
+"""Render the pictures of README and docs/ again: ``python docs/pictures.py`` (headless, EGL; from the repository root).
 
 The screenshot is the viewer window itself (``ViewerApp`` on moderngl-window's headless window — the code
 path a person's window runs), set up as a person would: the dope sheet open, a node selected, a loop range.
 The compare picture, the GIF and the materials picture come from ``animview render`` (its ``--compare`` and
 ``--overlay`` sources), the library's contact sheet from ``animview render PATH --outdir --contact-sheet``.
 """
+
 from __future__ import annotations
 
 import os
@@ -49,8 +50,26 @@ RENDER = [sys.executable, "-c", "from viewer.cli.main import main_entry; main_en
 def materials_picture(out: Path) -> None:
     """The materials demo with the overlay (the View section's look open): at 1 s the sweeping spot lights the
     clearcoat sphere and the floor before it, and the glass beside it refracts the checker card behind."""
-    subprocess.run([*RENDER, str(ASSETS / "materials.gltf"), "--overlay", "--size", "1280x720", "--time", "1.0",
-                    "--yaw", "10", "--pitch", "14", "--zoom", "1.3", "-o", str(out)], check=True)
+    subprocess.run(
+        [
+            *RENDER,
+            str(ASSETS / "materials.gltf"),
+            "--overlay",
+            "--size",
+            "1280x720",
+            "--time",
+            "1.0",
+            "--yaw",
+            "10",
+            "--pitch",
+            "14",
+            "--zoom",
+            "1.3",
+            "-o",
+            str(out),
+        ],
+        check=True,
+    )
 
 
 def library_sheet(out: Path) -> None:
@@ -68,18 +87,52 @@ def library_sheet(out: Path) -> None:
         (lib / "broken" / "truncated.glb").write_bytes(b"glTF\x02\x00\x00\x00\xff\x00\x00\x00")
         (lib / "broken" / "not_json.gltf").write_text("{ this is not json")
         (lib / "broken" / "missing_bin.gltf").write_text(
-            '{"asset": {"version": "2.0"}, "buffers": [{"uri": "nowhere.bin", "byteLength": 4}]}')
-        subprocess.run([*RENDER, str(lib), "--outdir", str(Path(tmp, "out")), "--contact-sheet", str(out),
-                        "--quiet"], check=False, stdout=subprocess.DEVNULL)
+            '{"asset": {"version": "2.0"}, "buffers": [{"uri": "nowhere.bin", "byteLength": 4}]}'
+        )
+        subprocess.run(
+            [*RENDER, str(lib), "--outdir", str(Path(tmp, "out")), "--contact-sheet", str(out), "--quiet"],
+            check=False,
+            stdout=subprocess.DEVNULL,
+        )
 
 
 def main() -> None:
     window_screenshot(DOCS / "screenshot.png")
-    subprocess.run([*RENDER, str(ASSETS / "irregular.gltf"), "--compare", "step,linear,catmull-rom", "--trails",
-                    "--curves", "--time", "0.9", "--size", "1200x640", "--yaw", "0", "--pitch", "12",
-                    "-o", str(DOCS / "compare.png")], check=True)
-    subprocess.run([*RENDER, str(ASSETS / "interpolation.gltf"), "--overlay", "--size", "960x540", "--fps", "12",
-                    "-o", str(DOCS / "viewer.gif")], check=True)
+    subprocess.run(
+        [
+            *RENDER,
+            str(ASSETS / "irregular.gltf"),
+            "--compare",
+            "step,linear,catmull-rom",
+            "--trails",
+            "--curves",
+            "--time",
+            "0.9",
+            "--size",
+            "1200x640",
+            "--yaw",
+            "0",
+            "--pitch",
+            "12",
+            "-o",
+            str(DOCS / "compare.png"),
+        ],
+        check=True,
+    )
+    subprocess.run(
+        [
+            *RENDER,
+            str(ASSETS / "interpolation.gltf"),
+            "--overlay",
+            "--size",
+            "960x540",
+            "--fps",
+            "12",
+            "-o",
+            str(DOCS / "viewer.gif"),
+        ],
+        check=True,
+    )
     materials_picture(DOCS / "materials.png")
     library_sheet(DOCS / "library.png")
 

@@ -5,9 +5,11 @@ next to the repository; the material models are its sibling ``khronos-pbr``. Tes
 the ``khronos_dir`` fixture (skips cleanly when the folder is absent) or call ``khronos_model(name)`` /
 ``pbr_model(name)``.
 """
+
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -58,3 +60,28 @@ def ctx():
         return export.create_context()
     except export.HeadlessError as exc:
         pytest.skip(str(exc))
+
+
+@dataclass
+class GL:
+    """One EGL context and its program cache for the whole test session."""
+
+    ctx: object
+    programs: object
+
+
+@pytest.fixture(scope="session")
+def gl() -> GL:
+    """The offscreen context (made by ``viewer.export``, the one place that makes them)."""
+    from viewer import export
+    from viewer.render.shaders import ProgramCache
+
+    try:
+        ctx = export.create_context()
+    except export.HeadlessError as exc:
+        pytest.skip(str(exc))
+    with ctx:
+        assert ctx.error == "GL_NO_ERROR"
+    yield GL(ctx, ProgramCache(ctx))
+    with ctx:
+        assert ctx.error == "GL_NO_ERROR"

@@ -1,8 +1,9 @@
-"""Very wide and very deep files, built by code: for the linear-time tests and the README's figures.
+"""Very wide and very deep files, built by code: for the linear-time tests and docs/hostile.md's figures.
 
 ``python tests/extreme_files.py OUTDIR`` writes ``chain_30000.gltf`` (a 30 000-deep parent chain) and
 ``wide_100000.gltf`` (100 000 nodes under one root), each with a small animation, for ``animview bench``.
 """
+
 from __future__ import annotations
 
 import sys
@@ -18,9 +19,12 @@ def chain(depth: int) -> GltfBuilder:
     b = GltfBuilder()
     for i in range(depth):
         b.add_node(children=[i + 1] if i + 1 < depth else [], translation=[0.0, 1.0, 0.0])
-    b.add_animation([dict(node=0, path="translation", times=[0, 1], values=[[0, 0, 0], [5, 0, 0]]),
-                     dict(node=depth - 1, path="rotation", times=[0, 1],
-                          values=[[0, 0, 0, 1], [0, 0, 0.7071068, 0.7071068]])])
+    b.add_animation(
+        [
+            dict(node=0, path="translation", times=[0, 1], values=[[0, 0, 0], [5, 0, 0]]),
+            dict(node=depth - 1, path="rotation", times=[0, 1], values=[[0, 0, 0, 1], [0, 0, 0.7071068, 0.7071068]]),
+        ]
+    )
     b.add_scene([0])
     return b
 

@@ -20,6 +20,7 @@ Typical use::
 a skin and an animation with one channel per path (LINEAR, CUBICSPLINE, STEP); tests break its dict.
 Matrices are given in math convention, ``M[k][row][col]``; the builder stores them column-major.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -56,15 +57,27 @@ class GltfBuilder(writer.JsonWriter):
         packed = np.zeros((count, stride), np.uint8)
         offsets = np.concatenate([[0], np.cumsum(widths)[:-1]]).astype(int)
         for block, offset in zip(blocks, offsets):
-            packed[:, offset:offset + block.shape[1]] = block
+            packed[:, offset : offset + block.shape[1]] = block
         view = self.add_buffer_view(packed.tobytes(), stride, target)
-        return [self.add("accessors", {"bufferView": view, "byteOffset": int(offset), "componentType": ctype,
-                                       "count": count, "type": kind})
-                for (_, kind, ctype), offset in zip(parts, offsets)]
+        return [
+            self.add(
+                "accessors",
+                {"bufferView": view, "byteOffset": int(offset), "componentType": ctype, "count": count, "type": kind},
+            )
+            for (_, kind, ctype), offset in zip(parts, offsets)
+        ]
 
-    def add_sparse_accessor(self, count: int, indices: Iterable[int], values: Any, type: str | None = None,
-                            base: Any = None, index_component_type: int = 5125,
-                            component_type: int | None = None, normalized: bool = False) -> int:
+    def add_sparse_accessor(
+        self,
+        count: int,
+        indices: Iterable[int],
+        values: Any,
+        type: str | None = None,
+        base: Any = None,
+        index_component_type: int = 5125,
+        component_type: int | None = None,
+        normalized: bool = False,
+    ) -> int:
         """A sparse accessor: ``values`` replace elements at ``indices`` of ``base`` (zeros when None)."""
         vals, kind, ctype = writer.gltf_array(values, type, component_type)
         if base is not None:
@@ -88,8 +101,14 @@ class GltfBuilder(writer.JsonWriter):
         """A node with the given glTF properties (``mesh=0, children=[1], translation=[…]``)."""
         return self.add("nodes", dict(properties))
 
-    def add_mesh(self, positions: Any, indices: Any = None, targets: Sequence[Any] = (),
-                 weights: Sequence[float] | None = None, attributes: dict[str, int] | None = None) -> int:
+    def add_mesh(
+        self,
+        positions: Any,
+        indices: Any = None,
+        targets: Sequence[Any] = (),
+        weights: Sequence[float] | None = None,
+        attributes: dict[str, int] | None = None,
+    ) -> int:
         """A one-primitive triangle mesh.
 
         Args:
@@ -99,8 +118,9 @@ class GltfBuilder(writer.JsonWriter):
             weights: the mesh's default morph weights.
             attributes: more attributes, semantic → accessor index (e.g. JOINTS_0).
         """
-        primitive: dict[str, Any] = {"attributes": {"POSITION": self.add_accessor(
-            np.asarray(positions, np.float32), target=34962, min_max=True)}}
+        primitive: dict[str, Any] = {
+            "attributes": {"POSITION": self.add_accessor(np.asarray(positions, np.float32), target=34962, min_max=True)}
+        }
         primitive["attributes"].update(attributes or {})
         if indices is not None:
             primitive["indices"] = self.add_accessor(np.asarray(indices, np.uint16), target=34963)
@@ -133,8 +153,9 @@ class GltfBuilder(writer.JsonWriter):
 
     # -- output -----------------------------------------------------------------------------------
 
-    def write_gltf(self, directory: Path, name: str = "model.gltf", embed: bool = False,
-                   bin_name: str | None = None) -> Path:
+    def write_gltf(
+        self, directory: Path, name: str = "model.gltf", embed: bool = False, bin_name: str | None = None
+    ) -> Path:
         """Write ``name`` (+ a .bin file unless ``embed``) into ``directory``; see ``write_gltf``."""
         return write_gltf(self.to_dict(), self.bin_bytes(), directory, name, embed, bin_name)
 
@@ -143,8 +164,14 @@ class GltfBuilder(writer.JsonWriter):
         return write_glb(self.to_dict(), self.bin_bytes(), path)
 
 
-def write_gltf(doc: dict, bin_data: bytes, directory: Path, name: str = "model.gltf", embed: bool = False,
-               bin_name: str | None = None) -> Path:
+def write_gltf(
+    doc: dict,
+    bin_data: bytes,
+    directory: Path,
+    name: str = "model.gltf",
+    embed: bool = False,
+    bin_name: str | None = None,
+) -> Path:
     """Write ``directory / name``; buffer 0 without a uri gets a data: URI when ``embed``, else a .bin file.
 
     Args:
@@ -163,7 +190,7 @@ def overwrite_accessor(doc: dict, bin_data: bytearray, index: int, values: Any) 
     view = doc["bufferViews"][accessor["bufferView"]]
     data = np.asarray(values, DTYPES[accessor["componentType"]]).tobytes()
     start = view.get("byteOffset", 0) + accessor.get("byteOffset", 0)
-    bin_data[start:start + len(data)] = data
+    bin_data[start : start + len(data)] = data
 
 
 def minimal_animated() -> GltfBuilder:
@@ -192,14 +219,27 @@ def minimal_animated() -> GltfBuilder:
     ibm[0, 1, 3], ibm[1, 1, 3] = -1.0, -2.0
     b.add_skin([2, 3], ibm, skeleton=2)
     quarter = [0.0, 0.0, np.sqrt(0.5), np.sqrt(0.5)]
-    b.add_animation([
-        dict(node=2, path="translation", interpolation="LINEAR", times=[0, 1, 2],
-             values=[[0, 1, 0], [1, 1, 0], [0, 1, 0]]),
-        dict(node=3, path="rotation", interpolation="CUBICSPLINE", times=[0, 1],
-             values=[[0, 0, 0, 0], [0, 0, 0, 1], [0, 0, 0, 0], [0, 0, 0, 0], quarter, [0, 0, 0, 0]]),
-        dict(node=1, path="weights", interpolation="STEP", times=[0, 0.5, 1], values=[[0, 0], [1, 0], [0, 1]]),
-        dict(node=0, path="scale", times=[0, 1], values=[[1, 1, 1], [2, 2, 2]]),
-    ], name="Anim")
+    b.add_animation(
+        [
+            dict(
+                node=2,
+                path="translation",
+                interpolation="LINEAR",
+                times=[0, 1, 2],
+                values=[[0, 1, 0], [1, 1, 0], [0, 1, 0]],
+            ),
+            dict(
+                node=3,
+                path="rotation",
+                interpolation="CUBICSPLINE",
+                times=[0, 1],
+                values=[[0, 0, 0, 0], [0, 0, 0, 1], [0, 0, 0, 0], [0, 0, 0, 0], quarter, [0, 0, 0, 0]],
+            ),
+            dict(node=1, path="weights", interpolation="STEP", times=[0, 0.5, 1], values=[[0, 0], [1, 0], [0, 1]]),
+            dict(node=0, path="scale", times=[0, 1], values=[[1, 1, 1], [2, 2, 2]]),
+        ],
+        name="Anim",
+    )
     b.add_scene([0, 4])
     return b
 
@@ -207,8 +247,12 @@ def minimal_animated() -> GltfBuilder:
 def morph_only() -> GltfBuilder:
     """One triangle with one morph target, and a clip that drives only its weight (no node moves)."""
     b = GltfBuilder()
-    mesh = b.add_mesh(positions=[[0, 0, 0], [1, 0, 0], [0, 1, 0]], indices=[0, 1, 2],
-                      targets=[[[0, 0, 1], [0, 0, 1], [0, 0, 1]]], weights=[0.0])
+    mesh = b.add_mesh(
+        positions=[[0, 0, 0], [1, 0, 0], [0, 1, 0]],
+        indices=[0, 1, 2],
+        targets=[[[0, 0, 1], [0, 0, 1], [0, 0, 1]]],
+        weights=[0.0],
+    )
     b.add_node(mesh=mesh)
     b.add_animation([dict(node=0, path="weights", times=[0, 1], values=[[0.0], [1.0]])])
     b.add_scene([0])

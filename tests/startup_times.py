@@ -26,6 +26,7 @@ model once under cProfile in the child and prints the top functions by cumulativ
 disables Mesa's on-disk shader cache, so shaders are compiled as on the very first start (without it,
 the first run after a shader change is cold and the later ones warm).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -68,7 +69,9 @@ print("STAGES " + json.dumps(stages), flush=True)
 """
 
 # The viewer's child.
-CHILD = PRELUDE + r"""
+CHILD = (
+    PRELUDE
+    + r"""
 def go():
     from viewer.cli import main  # the console script's module
     from viewer.cli import view
@@ -107,10 +110,14 @@ def go():
     status = main(argv)
     if status:
         raise SystemExit(f"animview exited with status {status}")
-""" + EPILOGUE
+"""
+    + EPILOGUE
+)
 
 # The render command's child; one more argument: the PNG to write.
-RENDER_CHILD = PRELUDE + r"""
+RENDER_CHILD = (
+    PRELUDE
+    + r"""
 out = sys.argv[5]
 
 def timed(owner, name, stage, before=None):
@@ -146,7 +153,9 @@ def go():
     except SystemExit as exc:
         if exc.code:
             raise
-""" + EPILOGUE
+"""
+    + EPILOGUE
+)
 RENDER_STAGES = ("import", "parse", "load", "bounds", "gpu", "frame", "write")
 
 
@@ -167,15 +176,21 @@ def run_once(path: str, size: str, profile: bool = False, cold: bool = False, ou
         env["MESA_SHADER_CACHE_DISABLE"] = "true"
     child = [CHILD] if out is None else [RENDER_CHILD]
     spawned = time.time()
-    proc = subprocess.run([sys.executable, "-c", *child, repr(spawned), size, "1" if profile else "0", path,
-                           *([out] if out else [])], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", *child, repr(spawned), size, "1" if profile else "0", path, *([out] if out else [])],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     ended = time.time()
     if profile:
         print(proc.stderr)
     lines = [line for line in proc.stdout.splitlines() if line.startswith("STAGES ")]
     if proc.returncode or not lines:
         raise RuntimeError(f"{path or 'demo'}: exit {proc.returncode}\n{proc.stderr[-2000:]}")
-    stages = json.loads(lines[-1][len("STAGES "):])
+    stages = json.loads(lines[-1][len("STAGES ") :])
     stages["exit"] = ended - spawned
     return stages
 
@@ -183,13 +198,18 @@ def run_once(path: str, size: str, profile: bool = False, cold: bool = False, ou
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", metavar="MODEL", help="only these models (file stems; '(demo)' or demo)")
-    parser.add_argument("--render", action="store_true",
-                        help="time `animview render MODEL -o TMP.png` to its PNG instead of the viewer's first frame")
+    parser.add_argument(
+        "--render",
+        action="store_true",
+        help="time `animview render MODEL -o TMP.png` to its PNG instead of the viewer's first frame",
+    )
     parser.add_argument("--runs", type=int, default=None, help="runs per model (default 3; 10 with --render)")
-    parser.add_argument("--size", default=None,
-                        help="window or picture size (default: the command's own, 1280x720 or 640x480)")
-    parser.add_argument("--cold", action="store_true",
-                        help="disable Mesa's on-disk shader cache (a first start: every shader compiled)")
+    parser.add_argument(
+        "--size", default=None, help="window or picture size (default: the command's own, 1280x720 or 640x480)"
+    )
+    parser.add_argument(
+        "--cold", action="store_true", help="disable Mesa's on-disk shader cache (a first start: every shader compiled)"
+    )
     parser.add_argument("--profile", metavar="NAME", help="profile one run of this model (cProfile, to stderr)")
     args = parser.parse_args()
     runs = args.runs or (10 if args.render else 3)
@@ -217,25 +237,31 @@ def main() -> int:
         timed = [run_once(path, size, cold=args.cold) for _ in range(runs)]
         totals = sorted(r["total"] for r in timed)
         mid = sorted(timed, key=lambda r: r["total"])[len(timed) // 2]
-        print(f"{name:32} {totals[0]:6.3f} {totals[-1]:6.3f}   {'':19}"
-              + " ".join(f"{mid.get(s, float('nan')):6.3f}" for s in stage_names), flush=True)
+        print(
+            f"{name:32} {totals[0]:6.3f} {totals[-1]:6.3f}   {'':19}"
+            + " ".join(f"{mid.get(s, float('nan')):6.3f}" for s in stage_names),
+            flush=True,
+        )
     return 0
-
 
 
 def _report_render(chosen: list[tuple[str, str]], runs: int, size: str, cold: bool) -> int:
     """One line per model: the range to the PNG and to the process's end, then the median run's stages."""
-    print(f"{'model':32} {'png min':>7} {'median':>7} {'max':>7} {'exit min':>8} {'median':>7}   median stages (s): "
-          + " ".join(f"{s:>6}" for s in RENDER_STAGES))
+    print(
+        f"{'model':32} {'png min':>7} {'median':>7} {'max':>7} {'exit min':>8} {'median':>7}   median stages (s): "
+        + " ".join(f"{s:>6}" for s in RENDER_STAGES)
+    )
     with tempfile.TemporaryDirectory() as tmp:
         out = str(Path(tmp) / "first.png")
         for name, path in chosen:
             timed = sorted((run_once(path, size, cold=cold, out=out) for _ in range(runs)), key=lambda r: r["png"])
             mid = timed[len(timed) // 2]
             exits = sorted(r["exit"] for r in timed)
-            print(f"{name:32} {timed[0]['png']:7.3f} {mid['png']:7.3f} {timed[-1]['png']:7.3f} {exits[0]:8.3f} "
-                  f"{exits[len(exits) // 2]:7.3f}   {'':18}" + " ".join(f"{mid.get(s, 0.0):6.3f}" for s in RENDER_STAGES),
-                  flush=True)
+            print(
+                f"{name:32} {timed[0]['png']:7.3f} {mid['png']:7.3f} {timed[-1]['png']:7.3f} {exits[0]:8.3f} "
+                f"{exits[len(exits) // 2]:7.3f}   {'':18}" + " ".join(f"{mid.get(s, 0.0):6.3f}" for s in RENDER_STAGES),
+                flush=True,
+            )
     return 0
 
 

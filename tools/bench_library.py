@@ -5,8 +5,9 @@
 Each round runs ``check`` (or, with ``--render``, thumbnails as ``render --outdir`` makes them) over every file
 under LIBRARY with ``--jobs 1``, ``--jobs 2``, a one-worker and a two-worker LocalCluster (the clusters are
 started before their rounds and not timed), and prints each configuration's wall times and the range of the
-two-worker / one-worker ratio. README's library table comes from it.
+two-worker / one-worker ratio. docs/library.md's table comes from it.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,14 +34,23 @@ def main(argv: list[str] | None = None) -> int:
 
     files = discover([args.library])
     times: dict[str, list[float]] = {}
-    with tempfile.TemporaryDirectory() as out, \
-            LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None, silence_logs=40) as one, \
-            LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None, silence_logs=40) as two:
-        previews = {"outdir": out, "thumb_size": [192, 144], "preview": None, "preview_size": [320, 240],
-                    "fps": 15.0} if args.render else None
+    with (
+        tempfile.TemporaryDirectory() as out,
+        LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None, silence_logs=40) as one,
+        LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None, silence_logs=40) as two,
+    ):
+        previews = (
+            {"outdir": out, "thumb_size": [192, 144], "preview": None, "preview_size": [320, 240], "fps": 15.0}
+            if args.render
+            else None
+        )
         requests = requests_for(files, Limits(), previews)
-        configs = {"jobs 1": dict(jobs=1), "jobs 2": dict(jobs=2), "dask 1 worker": dict(scheduler=one.scheduler_address),
-                   "dask 2 workers": dict(scheduler=two.scheduler_address)}
+        configs = {
+            "jobs 1": dict(jobs=1),
+            "jobs 2": dict(jobs=2),
+            "dask 1 worker": dict(scheduler=one.scheduler_address),
+            "dask 2 workers": dict(scheduler=two.scheduler_address),
+        }
         for round_ in range(args.repeat):
             for name, kw in configs.items():
                 start = time.perf_counter()

@@ -25,6 +25,7 @@ Both files are deterministic (no clock, no random state: same bytes on every run
 Fox's own ``asset.copyright`` and carry its license note (from the Khronos INDEX.md / LICENSE.md) in
 ``asset.extras``; the tree is made by this script (MIT, as animview).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,20 +39,24 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from viewer.files import writer  # noqa: E402
 from viewer.demo import shapes  # noqa: E402
-from viewer.gltf import load_document  # noqa: E402
+from viewer.files import writer  # noqa: E402
 from viewer.files.writer import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER  # noqa: E402
+from viewer.gltf import load_document  # noqa: E402
 
 KHRONOS = Path(os.environ.get("ANIMVIEW_KHRONOS", REPO.parent / "shared" / "assets" / "khronos"))
 FOX = KHRONOS / "Fox" / "Fox.glb"
 GENERATOR = "animview tools/bench_rigs.py"
-FOX_LICENSE = ("CC0 1.0 (model, PixelMannen) + CC BY 4.0 (rigging/animation, tomkranis) + CC BY 4.0 "
-               "(glTF conversion, @AsoboStudio & @scurest); Khronos glTF-Sample-Models 2.0/Fox, see its "
-               "LICENSE.md and README.md")
-FOX_CHANGES = ("copies of the Khronos Fox placed side by side by animview tools/bench_rigs.py; the texture, "
-               "its image and TEXCOORD_0 removed (plain material); only the Run animation kept, retargeted "
-               "to every copy")
+FOX_LICENSE = (
+    "CC0 1.0 (model, PixelMannen) + CC BY 4.0 (rigging/animation, tomkranis) + CC BY 4.0 "
+    "(glTF conversion, @AsoboStudio & @scurest); Khronos glTF-Sample-Models 2.0/Fox, see its "
+    "LICENSE.md and README.md"
+)
+FOX_CHANGES = (
+    "copies of the Khronos Fox placed side by side by animview tools/bench_rigs.py; the texture, "
+    "its image and TEXCOORD_0 removed (plain material); only the Run animation kept, retargeted "
+    "to every copy"
+)
 GRID_COLUMNS, FOX_SPACING = 10, (120.0, 200.0)  # Fox units: about 25 wide, 155 long
 
 TREE_LEVELS = 12  # full binary tree: 2**12 - 1 = 4 095 nodes
@@ -71,8 +76,17 @@ def fox_copies(fox_path: str | Path = FOX, copies: int = 50) -> tuple[dict, byte
     clips = raw.get("animations", [])
     clip = next((a for a in clips if a.get("name") == "Run"), clips[0])
     # One shared mesh per Fox mesh: positions, normals if any, joints, weights; no texture coordinates.
-    material = out.add("materials", {"name": "fox_plain", "pbrMetallicRoughness": {
-        "baseColorFactor": [0.8, 0.4, 0.15, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.58}})
+    material = out.add(
+        "materials",
+        {
+            "name": "fox_plain",
+            "pbrMetallicRoughness": {
+                "baseColorFactor": [0.8, 0.4, 0.15, 1.0],
+                "metallicFactor": 0.0,
+                "roughnessFactor": 0.58,
+            },
+        },
+    )
     meshes = []
     for mesh in raw.get("meshes", []):
         prims = []
@@ -83,16 +97,20 @@ def fox_copies(fox_path: str | Path = FOX, copies: int = 50) -> tuple[dict, byte
                     continue
                 values = fox.accessor(index)
                 ctype = raw["accessors"][index]["componentType"] if values.dtype.kind != "f" else None
-                attrs[semantic] = out.add_accessor(values, component_type=ctype, target=ARRAY_BUFFER,
-                                                   min_max=semantic == "POSITION")
+                attrs[semantic] = out.add_accessor(
+                    values, component_type=ctype, target=ARRAY_BUFFER, min_max=semantic == "POSITION"
+                )
             p = {"attributes": attrs, "material": material}
             if "indices" in prim:
-                p["indices"] = out.add_accessor(fox.accessor(prim["indices"]).astype(np.uint32),
-                                                target=ELEMENT_ARRAY_BUFFER)
+                p["indices"] = out.add_accessor(
+                    fox.accessor(prim["indices"]).astype(np.uint32), target=ELEMENT_ARRAY_BUFFER
+                )
             prims.append(p)
         meshes.append(out.add("meshes", {"name": mesh.get("name", "fox"), "primitives": prims}))
-    inverse_binds = [out.add_accessor(fox.accessor(s["inverseBindMatrices"])) if "inverseBindMatrices" in s
-                     else None for s in raw.get("skins", [])]
+    inverse_binds = [
+        out.add_accessor(fox.accessor(s["inverseBindMatrices"])) if "inverseBindMatrices" in s else None
+        for s in raw.get("skins", [])
+    ]
 
     nodes = raw["nodes"]
     per_copy = len(nodes) + 1
@@ -105,10 +123,18 @@ def fox_copies(fox_path: str | Path = FOX, copies: int = 50) -> tuple[dict, byte
 
         col, row = k % GRID_COLUMNS, k // GRID_COLUMNS
         fox_roots = raw["scenes"][raw.get("scene", 0)]["nodes"]
-        roots.append(out.add("nodes", {
-            "name": f"fox_{k}", "children": [moved(i) for i in fox_roots],
-            "translation": writer.f32_list([(col - (GRID_COLUMNS - 1) / 2) * FOX_SPACING[0], 0.0,
-                                            -row * FOX_SPACING[1]])}))
+        roots.append(
+            out.add(
+                "nodes",
+                {
+                    "name": f"fox_{k}",
+                    "children": [moved(i) for i in fox_roots],
+                    "translation": writer.f32_list(
+                        [(col - (GRID_COLUMNS - 1) / 2) * FOX_SPACING[0], 0.0, -row * FOX_SPACING[1]]
+                    ),
+                },
+            )
+        )
         for i, node in enumerate(nodes):
             copy = {key: value for key, value in node.items() if key not in ("children", "mesh", "skin")}
             copy["name"] = f"{node.get('name', 'node')}_{k}"
@@ -127,9 +153,15 @@ def fox_copies(fox_path: str | Path = FOX, copies: int = 50) -> tuple[dict, byte
             assert out.add("nodes", copy) == moved(i)
         for channel in clip["channels"]:
             sampler = clip["samplers"][channel["sampler"]]
-            channels.append({"node": moved(channel["target"]["node"]), "path": channel["target"]["path"],
-                             "times": fox.accessor(sampler["input"]), "values": fox.accessor(sampler["output"]),
-                             "interpolation": sampler.get("interpolation")})
+            channels.append(
+                {
+                    "node": moved(channel["target"]["node"]),
+                    "path": channel["target"]["path"],
+                    "times": fox.accessor(sampler["input"]),
+                    "values": fox.accessor(sampler["output"]),
+                    "interpolation": sampler.get("interpolation"),
+                }
+            )
     out.add_animation(channels, name=clip.get("name", "clip"), share_inputs=True)
     out.doc["scene"] = 0
     out.doc["scenes"] = [{"name": f"foxes_{copies}", "nodes": roots}]
@@ -138,7 +170,7 @@ def fox_copies(fox_path: str | Path = FOX, copies: int = 50) -> tuple[dict, byte
 
 def tree_parents(total: int = 10_000) -> np.ndarray:
     """Parent index per node (-1 for the root), parents before children: the binary tree, then the chains."""
-    tree = 2 ** TREE_LEVELS - 1
+    tree = 2**TREE_LEVELS - 1
     if total < tree:
         raise ValueError(f"the tree needs at least {tree} nodes, got {total}")
     parent = np.full(total, -1, np.int64)
@@ -162,7 +194,7 @@ def tree_parents(total: int = 10_000) -> np.ndarray:
 def tree_rig(total: int = 10_000) -> tuple[dict, bytes]:
     """(glTF JSON, binary buffer) of the ``total``-node animated tree."""
     parent = tree_parents(total)
-    tree = 2 ** TREE_LEVELS - 1
+    tree = 2**TREE_LEVELS - 1
     level = np.zeros(total, np.int64)
     for i in range(1, total):
         level[i] = level[parent[i]] + 1
@@ -173,14 +205,36 @@ def tree_rig(total: int = 10_000) -> tuple[dict, bytes]:
     out = writer.JsonWriter(generator=GENERATOR)
     out.doc["asset"]["copyright"] = "animview contributors (MIT); generated by tools/bench_rigs.py"
     out.doc["asset"]["extras"] = {"license": "MIT (animview)", "nodes": total}
-    material = out.add("materials", {"name": "bark", "pbrMetallicRoughness": {
-        "baseColorFactor": [0.45, 0.6, 0.3, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.7}})
+    material = out.add(
+        "materials",
+        {
+            "name": "bark",
+            "pbrMetallicRoughness": {
+                "baseColorFactor": [0.45, 0.6, 0.3, 1.0],
+                "metallicFactor": 0.0,
+                "roughnessFactor": 0.7,
+            },
+        },
+    )
     positions, normals, indices = shapes.box((0.5, 0.5, 0.5))
-    mesh = out.add("meshes", {"name": "box", "primitives": [{"attributes": {
-        "POSITION": out.add_accessor(positions, target=ARRAY_BUFFER, min_max=True),
-        "NORMAL": out.add_accessor(normals, target=ARRAY_BUFFER)},
-        "indices": out.add_accessor(np.asarray(indices, np.uint16).reshape(-1), target=ELEMENT_ARRAY_BUFFER),
-        "material": material}]})
+    mesh = out.add(
+        "meshes",
+        {
+            "name": "box",
+            "primitives": [
+                {
+                    "attributes": {
+                        "POSITION": out.add_accessor(positions, target=ARRAY_BUFFER, min_max=True),
+                        "NORMAL": out.add_accessor(normals, target=ARRAY_BUFFER),
+                    },
+                    "indices": out.add_accessor(
+                        np.asarray(indices, np.uint16).reshape(-1), target=ELEMENT_ARRAY_BUFFER
+                    ),
+                    "material": material,
+                }
+            ],
+        },
+    )
     chain_ends = {i for i in range(tree, total) if not children[i]}
     with_mesh = {0} | chain_ends | set(range(tree // 2, tree, 128)) | set(range(tree + 99, total, 100))
 
@@ -209,24 +263,32 @@ def tree_rig(total: int = 10_000) -> tuple[dict, bytes]:
         amplitude = 0.25 if i < tree else 0.004
         angles = amplitude * np.sin(phase_t + 0.37 * i)
         rotation = np.concatenate([np.sin(angles / 2)[:, None] * axis, np.cos(angles / 2)[:, None]], axis=1)
-        channels.append({"node": i, "path": "rotation", "times": times, "values": rotation,
-                         "interpolation": "LINEAR"})
+        channels.append({"node": i, "path": "rotation", "times": times, "values": rotation, "interpolation": "LINEAR"})
         if i % TRANSLATION_EVERY == 0:
             bob = rest + np.outer(np.sin(phase_t + 0.11 * i), [0.0, 0.05, 0.0])
-            channels.append({"node": i, "path": "translation", "times": times, "values": bob,
-                             "interpolation": "LINEAR"})
+            channels.append(
+                {"node": i, "path": "translation", "times": times, "values": bob, "interpolation": "LINEAR"}
+            )
         if i % SCALE_EVERY == 0:
             s = 1.0 + 0.1 * np.sin(phase_t + 0.23 * i)
-            channels.append({"node": i, "path": "scale", "times": times, "values": np.repeat(s[:, None], 3, 1),
-                             "interpolation": "LINEAR"})
+            channels.append(
+                {
+                    "node": i,
+                    "path": "scale",
+                    "times": times,
+                    "values": np.repeat(s[:, None], 3, 1),
+                    "interpolation": "LINEAR",
+                }
+            )
     out.add_animation(channels, name="sway", share_inputs=True)
     out.doc["scene"] = 0
     out.doc["scenes"] = [{"name": f"tree_{total}", "nodes": [0]}]
     return out.to_dict(), out.bin_bytes()
 
 
-def write_rigs(folder: str | Path, fox_path: str | Path = FOX, copies: int = 50,
-               tree_nodes: int = 10_000) -> list[Path]:
+def write_rigs(
+    folder: str | Path, fox_path: str | Path = FOX, copies: int = 50, tree_nodes: int = 10_000
+) -> list[Path]:
     """Write ``foxes_{copies}.glb`` and ``tree_{tree_nodes}.glb`` into ``folder``; return their paths."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

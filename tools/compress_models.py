@@ -24,6 +24,7 @@ everything else with ATTRIBUTES and no filter (lossless). The views' ``buffer`` 
 (no uri, ``fallback: true``). Its ``--check``: every accessor exact (triangles up to rotation), filtered
 rotations and sampled rotation channels within the filter's step, other channels exact, pictures as above.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -74,15 +75,24 @@ def encode_primitive(doc: Document, prim: dict) -> tuple[bytes, dict[str, int], 
             named[name] = values.astype(np.float64)  # DracoPy wants float64 here
         elif name != "POSITION" and values.dtype.kind in "uf" and values.ndim == 2:
             generic[len(generic)] = (name, values)
-    data = DracoPy.encode(points, indices.reshape(-1, 3), quantization_bits=POSITION_BITS, compression_level=7,
-                          preserve_order=True, normals=named.get("NORMAL"), tex_coord=named.get("TEXCOORD_0"),
-                          normal_quantization_bits=NORMAL_BITS, tex_coord_quantization_bits=TEXCOORD_BITS,
-                          generic_attributes={uid: values for uid, (_, values) in generic.items()} or None)
+    data = DracoPy.encode(
+        points,
+        indices.reshape(-1, 3),
+        quantization_bits=POSITION_BITS,
+        compression_level=7,
+        preserve_order=True,
+        normals=named.get("NORMAL"),
+        tex_coord=named.get("TEXCOORD_0"),
+        normal_quantization_bits=NORMAL_BITS,
+        tex_coord_quantization_bits=TEXCOORD_BITS,
+        generic_attributes={uid: values for uid, (_, values) in generic.items()} or None,
+    )
     decoded = DracoPy.decode(data)
     if len(decoded.points) != len(points) or not np.array_equal(decoded.faces.reshape(-1), indices):
         return None  # Draco changed the vertices: morph targets and shared accessors would no longer fit
-    ids = {_KINDS[att["attribute_type"]]: att["unique_id"] for att in decoded.attributes
-           if att["attribute_type"] in _KINDS}
+    ids = {
+        _KINDS[att["attribute_type"]]: att["unique_id"] for att in decoded.attributes if att["attribute_type"] in _KINDS
+    }
     ids.update({name: uid for uid, (name, _) in generic.items()})
     return data, ids, decoded.points
 
@@ -98,14 +108,16 @@ def compress(doc: Document) -> tuple[dict, bytes, dict]:
                 continue
             data, ids, points = encoded
             replaced = [prim["attributes"][name] for name in ids] + ([prim["indices"]] if "indices" in prim else [])
-            stats["plain_bytes"] += sum(accessors[a]["count"] * element_size(accessors[a]["type"],
-                                                                            accessors[a]["componentType"])
-                                        for a in replaced)
+            stats["plain_bytes"] += sum(
+                accessors[a]["count"] * element_size(accessors[a]["type"], accessors[a]["componentType"])
+                for a in replaced
+            )
             stats["draco_bytes"] += len(data)
             stats["primitives"] += 1
             for name in ids:
-                prim["attributes"][name] = fresh_accessor(w, doc, prim["attributes"][name],
-                                                          points if name == "POSITION" else None)
+                prim["attributes"][name] = fresh_accessor(
+                    w, doc, prim["attributes"][name], points if name == "POSITION" else None
+                )
             if "indices" in prim:
                 prim["indices"] = fresh_accessor(w, doc, prim["indices"])
             view = w.add("bufferViews", {"buffer": 0, "byteOffset": w.append(data), "byteLength": len(data)})
@@ -118,8 +130,11 @@ def compress(doc: Document) -> tuple[dict, bytes, dict]:
 
 def fresh_accessor(w: writer.JsonWriter, doc: Document, a: int, points: np.ndarray | None = None) -> int:
     """A copy of accessor ``a`` without bufferView; POSITION's min/max from the decoded ``points``."""
-    accessor = {k: v for k, v in doc.raw["accessors"][a].items()
-                if k in ("componentType", "normalized", "count", "type", "name")}
+    accessor = {
+        k: v
+        for k, v in doc.raw["accessors"][a].items()
+        if k in ("componentType", "normalized", "count", "type", "name")
+    }
     if points is not None:
         accessor["min"], accessor["max"] = writer.f32_list(points.min(0)), writer.f32_list(points.max(0))
     return w.add("accessors", accessor)
@@ -138,11 +153,16 @@ def check(original: Path, compressed: Path, pictures: bool = True, ctx=None, pro
     from viewer.scene.scene import load
 
     a, b = load(original), load(compressed)
-    positions = [(pa.attributes["POSITION"], pb.attributes["POSITION"])
-                 for ma, mb in zip(a.meshes, b.meshes) for pa, pb in zip(ma.primitives, mb.primitives)]
+    positions = [
+        (pa.attributes["POSITION"], pb.attributes["POSITION"])
+        for ma, mb in zip(a.meshes, b.meshes)
+        for pa, pb in zip(ma.primitives, mb.primitives)
+    ]
     size = float(np.ptp(np.concatenate([pa for pa, _ in positions]), axis=0).max()) or 1.0
-    result = {"position_error": max(float(np.abs(pa - pb).max()) for pa, pb in positions) / size,
-              "same_samples": sample_animations(a) == sample_animations(b)}
+    result = {
+        "position_error": max(float(np.abs(pa - pb).max()) for pa, pb in positions) / size,
+        "same_samples": sample_animations(a) == sample_animations(b),
+    }
     if pictures:
         result["pixels_off"], result["frames"] = pixels_off(a, b, ctx, programs)
     return result
@@ -191,25 +211,34 @@ def rotation_outputs(raw: dict) -> set[int]:
             uses.setdefault(sampler["input"], []).append(False)
     for mesh in raw.get("meshes", []):
         for prim in mesh.get("primitives", []):
-            for a in list(prim.get("attributes", {}).values()) + [prim.get("indices")] + [
-                    a for t in prim.get("targets", []) for a in t.values()]:
+            for a in (
+                list(prim.get("attributes", {}).values())
+                + [prim.get("indices")]
+                + [a for t in prim.get("targets", []) for a in t.values()]
+            ):
                 if a is not None:
                     uses.setdefault(a, []).append(False)
     for skin in raw.get("skins", []):
         if "inverseBindMatrices" in skin:
             uses.setdefault(skin["inverseBindMatrices"], []).append(False)
     accessors = raw.get("accessors", [])
-    return {a for a, flags in uses.items() if all(flags) and a < len(accessors)
-            and accessors[a].get("componentType") == 5126 and accessors[a].get("type") == "VEC4"
-            and "bufferView" in accessors[a] and "sparse" not in accessors[a]}
+    return {
+        a
+        for a, flags in uses.items()
+        if all(flags)
+        and a < len(accessors)
+        and accessors[a].get("componentType") == 5126
+        and accessors[a].get("type") == "VEC4"
+        and "bufferView" in accessors[a]
+        and "sparse" not in accessors[a]
+    }
 
 
 def filter_rotations(w: writer.JsonWriter, doc: Document, rotations: set[int]) -> dict[int, np.ndarray]:
     """Store each rotation accessor as VEC4 SHORT normalized holding what the QUATERNION filter decodes to,
     in a bufferView of its own; returns those views and the filter input for each ((count, 8) bytes)."""
-    from viewer.gltf.meshopt_filters import FILTER_FUNCTIONS
-
     from tools.meshopt_encode import encode_quaternion
+    from viewer.gltf.meshopt_filters import FILTER_FUNCTIONS
 
     accessors, views = w.doc["accessors"], w.doc["bufferViews"]
     users: dict[int, int] = {}
@@ -260,7 +289,8 @@ def index_views(raw: dict) -> dict[int, tuple[int, bool]]:
             view = raw["bufferViews"][acc["bufferView"]]
             whole = acc.get("byteOffset", 0) == 0 and acc["count"] * size == view["byteLength"]
             found.setdefault(acc["bufferView"], []).append(
-                (size, whole and prim.get("mode", 4) == 4 and acc["count"] % 3 == 0))
+                (size, whole and prim.get("mode", 4) == 4 and acc["count"] % 3 == 0)
+            )
     out = {}
     for v, uses in found.items():
         sizes = {s for s, _ in uses}
@@ -274,13 +304,13 @@ def _same_triangles(decoded: np.ndarray, original: np.ndarray) -> bool:
     return bool(np.stack([(np.roll(d, r, axis=1) == o).all(axis=1) for r in range(3)]).any(axis=0).all())
 
 
-def encode_view(data: bytes, view: dict, index: tuple[int, bool] | None = None,
-                quaternion: np.ndarray | None = None) -> dict | None:
+def encode_view(
+    data: bytes, view: dict, index: tuple[int, bool] | None = None, quaternion: np.ndarray | None = None
+) -> dict | None:
     """The smallest stream that decodes back to ``data`` (a bufferView's bytes), as ``meshopt_file`` wants it;
     None when no codec fits the view's length."""
-    from viewer.gltf.meshopt_codecs import decode
-
     from tools.meshopt_encode import encode_index_buffer, encode_index_sequence, encode_vertex_buffer
+    from viewer.gltf.meshopt_codecs import decode
 
     candidates = []
     if quaternion is not None:
@@ -291,8 +321,11 @@ def encode_view(data: bytes, view: dict, index: tuple[int, bool] | None = None,
         candidates.append(("INDICES", "NONE", index[0]))
     else:
         strides = [view.get("byteStride", 0), 16, 12, 8, 4]
-        candidates += [("ATTRIBUTES", "NONE", s) for s in dict.fromkeys(strides)
-                       if s and s % 4 == 0 and s <= 256 and len(data) % s == 0][:2]
+        candidates += [
+            ("ATTRIBUTES", "NONE", s)
+            for s in dict.fromkeys(strides)
+            if s and s % 4 == 0 and s <= 256 and len(data) % s == 0
+        ][:2]
     best = None
     for mode, filt, stride in candidates:
         count = len(data) // stride
@@ -305,12 +338,14 @@ def encode_view(data: bytes, view: dict, index: tuple[int, bool] | None = None,
             stream = encode_vertex_buffer(elements.reshape(count, stride), version=1)
         else:
             values = np.frombuffer(data, {2: "<u2", 4: "<u4"}[stride])
-            stream = (encode_index_buffer(values, version=1) if mode == "TRIANGLES"
-                      else encode_index_sequence(values, version=1))
+            stream = (
+                encode_index_buffer(values, version=1)
+                if mode == "TRIANGLES"
+                else encode_index_sequence(values, version=1)
+            )
         decoded = decode(mode, filt, count, stride, stream)
         back = np.frombuffer(data, decoded.dtype) if decoded.dtype.itemsize > 1 else np.frombuffer(data, np.uint8)
-        good = (_same_triangles(decoded, back) if mode == "TRIANGLES"
-                else decoded.tobytes() == bytes(data))
+        good = _same_triangles(decoded, back) if mode == "TRIANGLES" else decoded.tobytes() == bytes(data)
         if good and (best is None or len(stream) < len(best["stream"])):
             best = dict(mode=mode, filter=filt, stride=stride, count=count, stream=stream)
     return best
@@ -329,7 +364,7 @@ def compress_meshopt(doc: Document) -> tuple[dict, bytes, dict]:
     streams: dict[int, dict] = {}
     stats = {"views": 0, "plain_views": 0, "plain_bytes": 0, "meshopt_bytes": 0, "rotations": len(quaternion_views)}
     for v, view in enumerate(w.doc.get("bufferViews", [])):
-        data = bytes(w.bin[view["byteOffset"]:view["byteOffset"] + view["byteLength"]])
+        data = bytes(w.bin[view["byteOffset"] : view["byteOffset"] + view["byteLength"]])
         spec = None if v in images else encode_view(data, view, indices.get(v), quaternion_views.get(v))
         if spec is None:
             stats["plain_views"] += 1
@@ -366,8 +401,9 @@ def check_meshopt(original: Path, compressed: Path, pictures: bool = True, ctx=N
         va, vb = da.accessor(a), db.accessor(a)
         if acc_b.get("componentType") != acc_a.get("componentType"):  # a QUATERNION-filtered rotation
             rotation_error = max(rotation_error, _quat_error(va.astype(np.float64), vb.astype(np.float64)))
-        elif not np.array_equal(va, vb) and not (va.shape == vb.shape and va.size % 3 == 0 and va.ndim == 1
-                                                  and _same_triangles(vb, va)):
+        elif not np.array_equal(va, vb) and not (
+            va.shape == vb.shape and va.size % 3 == 0 and va.ndim == 1 and _same_triangles(vb, va)
+        ):
             exact = False
     a, b = load(original), load(compressed)
     sample_error = 0.0
@@ -379,8 +415,11 @@ def check_meshopt(original: Path, compressed: Path, pictures: bool = True, ctx=N
                 sample_error = max(sample_error, _quat_error(sa[:, c, :4], sb[:, c, :4]))
             elif not np.array_equal(sa[:, c], sb[:, c]):
                 sample_error = max(sample_error, float(np.nanmax(np.abs(sa[:, c] - sb[:, c]))))
-    result = {"accessors_exact": exact and len(da.raw.get("accessors", [])) == len(db.raw.get("accessors", [])),
-              "rotation_error": rotation_error, "sample_error": sample_error}
+    result = {
+        "accessors_exact": exact and len(da.raw.get("accessors", [])) == len(db.raw.get("accessors", [])),
+        "rotation_error": rotation_error,
+        "sample_error": sample_error,
+    }
     if pictures:
         result["pixels_off"], result["frames"] = pixels_off(a, b, ctx, programs)
     return result
@@ -399,12 +438,18 @@ def model_file(path: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("models", nargs="*", type=Path, help="model folders or files (default: the Khronos models)")
-    parser.add_argument("-o", "--output", type=Path, default=None,
-                        help="output folder (default /tmp/compressed/draco or /tmp/compressed/meshopt)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=None,
+        help="output folder (default /tmp/compressed/draco or /tmp/compressed/meshopt)",
+    )
     parser.add_argument("--check", action="store_true", help="compare each copy with its original")
     kind = parser.add_mutually_exclusive_group()
-    kind.add_argument("--draco", dest="meshopt", action="store_false",
-                      help="KHR_draco_mesh_compression copies (the default)")
+    kind.add_argument(
+        "--draco", dest="meshopt", action="store_false", help="KHR_draco_mesh_compression copies (the default)"
+    )
     kind.add_argument("--meshopt", action="store_true", help="KHR_meshopt_compression copies")
     parser.set_defaults(meshopt=False)
     args = parser.parse_args(argv)
@@ -419,15 +464,19 @@ def main(argv: list[str] | None = None) -> int:
             print(line)
             continue
         out, n = compress_file(src, output)
-        line = (f"{src.stem:20} {n['primitives']:3} primitive(s): {n['plain_bytes']:7} bytes of vertices and indices "
-                f"-> {n['draco_bytes']:6} of Draco")
+        line = (
+            f"{src.stem:20} {n['primitives']:3} primitive(s): {n['plain_bytes']:7} bytes of vertices and indices "
+            f"-> {n['draco_bytes']:6} of Draco"
+        )
         if args.check:
             r = check(src, out)
             ok = r["same_samples"] and r["pixels_off"] < MAX_OFF
             bad += not ok
-            line += (f"  position error {r['position_error']:.2e} of size, samples "
-                     f"{'same' if r['same_samples'] else 'DIFFER'}, worst of {r['frames']} frames "
-                     f"{r['pixels_off']:.3%} pixels off{'' if ok else '  FAIL'}")
+            line += (
+                f"  position error {r['position_error']:.2e} of size, samples "
+                f"{'same' if r['same_samples'] else 'DIFFER'}, worst of {r['frames']} frames "
+                f"{r['pixels_off']:.3%} pixels off{'' if ok else '  FAIL'}"
+            )
         print(line)
     return 1 if bad else 0
 
@@ -435,18 +484,33 @@ def main(argv: list[str] | None = None) -> int:
 def meshopt_line(src: Path, output: Path, with_check: bool, pictures: bool = True) -> tuple[str, bool]:
     """Write the meshopt copy of ``src``; its report line, and whether it passed ``--check`` (True without)."""
     out, n = compress_meshopt_file(src, output)
-    size = sum(f.stat().st_size for f in src.parent.iterdir() if f.is_file() and f.suffix.lower() in
-               (".gltf", ".glb", ".bin")) if src.suffix == ".gltf" else src.stat().st_size
-    line = (f"{src.stem:20} {n['views']:3} view(s) ({n['rotations']} quaternion-filtered), {n['plain_views']} left "
-            f"plain: {n['plain_bytes']:7} bytes -> {n['meshopt_bytes']:6} of meshopt; file {size:7} -> "
-            f"{out.stat().st_size:7}")
+    size = (
+        sum(
+            f.stat().st_size
+            for f in src.parent.iterdir()
+            if f.is_file() and f.suffix.lower() in (".gltf", ".glb", ".bin")
+        )
+        if src.suffix == ".gltf"
+        else src.stat().st_size
+    )
+    line = (
+        f"{src.stem:20} {n['views']:3} view(s) ({n['rotations']} quaternion-filtered), {n['plain_views']} left "
+        f"plain: {n['plain_bytes']:7} bytes -> {n['meshopt_bytes']:6} of meshopt; file {size:7} -> "
+        f"{out.stat().st_size:7}"
+    )
     if not with_check:
         return line, True
     r = check_meshopt(src, out, pictures)
-    ok = (r["accessors_exact"] and r["rotation_error"] <= QUATERNION_TOLERANCE
-          and r["sample_error"] <= QUATERNION_TOLERANCE and r.get("pixels_off", 0.0) < MAX_OFF)
-    line += (f"  accessors {'exact' if r['accessors_exact'] else 'DIFFER'}, rotation error {r['rotation_error']:.1e}, "
-             f"sample error {r['sample_error']:.1e} (tolerance {QUATERNION_TOLERANCE:.1e})")
+    ok = (
+        r["accessors_exact"]
+        and r["rotation_error"] <= QUATERNION_TOLERANCE
+        and r["sample_error"] <= QUATERNION_TOLERANCE
+        and r.get("pixels_off", 0.0) < MAX_OFF
+    )
+    line += (
+        f"  accessors {'exact' if r['accessors_exact'] else 'DIFFER'}, rotation error {r['rotation_error']:.1e}, "
+        f"sample error {r['sample_error']:.1e} (tolerance {QUATERNION_TOLERANCE:.1e})"
+    )
     if pictures:
         line += f", worst of {r['frames']} frames {r['pixels_off']:.3%} pixels off"
     return line + ("" if ok else "  FAIL"), ok

@@ -3,7 +3,7 @@
     python tools/make_library.py OUTDIR [--generated N] [--broken N] [--no-models] [--no-compressed]
 
 Folders under OUTDIR (each file a self-contained model; the mix is what ``animview check`` meets in a real
-library, and what README's library benchmark runs on):
+library, and what docs/library.md's benchmark runs on):
 
 * ``models/``: the shared Khronos models (``$ANIMVIEW_KHRONOS``, default ``../shared/assets/khronos``, and its
   sibling ``khronos-pbr``, each folder copied
@@ -20,6 +20,7 @@ library, and what README's library benchmark runs on):
 
 Same arguments, same files: every random choice is seeded by the file's index.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,9 +40,13 @@ from tests.gltf_builder import GltfBuilder  # noqa: E402
 
 # The tests' one setting for the shared models (tests/conftest.py), with the same default.
 KHRONOS = Path(os.environ.get("ANIMVIEW_KHRONOS", REPO.parent / "shared" / "assets" / "khronos"))
-CUBE = (np.array([[x, y, z] for x in (-.1, .1) for y in (-.1, .1) for z in (-.1, .1)], np.float32),
-        np.array([0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1, 2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4,
-                  1, 5, 7, 1, 7, 3], np.uint16))
+CUBE = (
+    np.array([[x, y, z] for x in (-0.1, 0.1) for y in (-0.1, 0.1) for z in (-0.1, 0.1)], np.float32),
+    np.array(
+        [0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1, 2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4, 1, 5, 7, 1, 7, 3],
+        np.uint16,
+    ),
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,14 +57,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-models", action="store_true", help="leave out the shared models and their copies")
     p.add_argument("--no-compressed", action="store_true")
     args = p.parse_args(argv)
-    counts = make_library(args.outdir, args.generated, args.broken, not args.no_models,
-                          not args.no_compressed and not args.no_models)
+    counts = make_library(
+        args.outdir, args.generated, args.broken, not args.no_models, not args.no_compressed and not args.no_models
+    )
     print(", ".join(f"{k} {v}" for k, v in counts.items()) + f"; {sum(counts.values())} files in {args.outdir}")
     return 0
 
 
-def make_library(out: Path, generated: int = 200, broken: int = 300, models: bool = True,
-                 compressed: bool = True) -> dict[str, int]:
+def make_library(
+    out: Path, generated: int = 200, broken: int = 300, models: bool = True, compressed: bool = True
+) -> dict[str, int]:
     """Write the library; returns how many model files each folder got."""
     out.mkdir(parents=True, exist_ok=True)
     counts = {}
@@ -92,8 +99,9 @@ def compress_models(models: Path, dest: Path) -> int:
     import compress_models as cm
 
     made = 0
-    for folder in sorted(p for p in models.iterdir() if p.is_dir() and (KHRONOS / p.name).is_dir()) \
-            if models.is_dir() else []:
+    for folder in (
+        sorted(p for p in models.iterdir() if p.is_dir() and (KHRONOS / p.name).is_dir()) if models.is_dir() else []
+    ):
         src = cm.model_file(folder)
         for kind, fn in (("draco", cm.compress_file), ("meshopt", cm.compress_meshopt_file)):
             (dest / kind).mkdir(parents=True, exist_ok=True)
@@ -150,8 +158,12 @@ def write_rig(dest: Path, index: int) -> Path:
     if rng.random() < 0.1:  # a node outside the scene, animated all the same
         hidden = b.add_node(mesh=mesh)
     for clip in range(int(rng.integers(1, 3))):
-        channels = [_channel(rng, node, path) for node in range(count)
-                    for path in ("translation", "rotation", "scale") if rng.random() < 0.5]
+        channels = [
+            _channel(rng, node, path)
+            for node in range(count)
+            for path in ("translation", "rotation", "scale")
+            if rng.random() < 0.5
+        ]
         if hidden is not None:
             channels.append(_channel(rng, hidden, "translation"))
         if not channels:
@@ -217,8 +229,9 @@ BROKEN = {
     "truncated.glb": b"glTF\x02\x00\x00\x00\xff\x00\x00\x00",
     "version1.gltf": json.dumps({"asset": {"version": "1.0"}}).encode(),
     "no_asset.gltf": b"{}",
-    "missing_bin.gltf": json.dumps({"asset": {"version": "2.0"}, "buffers": [{"uri": "nowhere.bin",
-                                                                              "byteLength": 4}]}).encode(),
+    "missing_bin.gltf": json.dumps(
+        {"asset": {"version": "2.0"}, "buffers": [{"uri": "nowhere.bin", "byteLength": 4}]}
+    ).encode(),
 }
 
 

@@ -16,6 +16,7 @@ It aims at valid streams that reach every decoder path, not at small ones:
 ``meshopt_file`` turns a ``GltfBuilder`` whose accessors hold the stored values into a file whose chosen
 bufferViews are compressed, with a fallback buffer of the kind asked for.
 """
+
 from __future__ import annotations
 
 import copy
@@ -82,8 +83,11 @@ def encode_group(deltas: np.ndarray, bits: int) -> bytes:
 def _group_bits(group: np.ndarray, choices: Sequence[int], forced: int | None) -> int:
     """The forced width where it can hold the group without escaping all 16 deltas (meshoptimizer's SIMD
     decoder counts escapes in 4 bits, so no encoder writes that), else the smallest encoding."""
-    if forced is not None and forced in choices and (
-            forced == 8 or (forced == 0 and not group.any()) or (forced and (group < (1 << forced) - 1).any())):
+    if (
+        forced is not None
+        and forced in choices
+        and (forced == 8 or (forced == 0 and not group.any()) or (forced and (group < (1 << forced) - 1).any()))
+    ):
         return forced
     usable = [b for b in choices if b or not group.any()]
     return min(usable, key=lambda b: len(encode_group(group, b)))
@@ -92,7 +96,7 @@ def _group_bits(group: np.ndarray, choices: Sequence[int], forced: int | None) -
 def encode_data_block(deltas: np.ndarray, choices: Sequence[int], forced: int | None = None) -> bytes:
     """One byte position of one block: 2-bit group headers, then the groups."""
     padded = np.zeros(-(-len(deltas) // GROUP) * GROUP, np.uint8)
-    padded[:len(deltas)] = deltas
+    padded[: len(deltas)] = deltas
     groups = padded.reshape(-1, GROUP)
     header = bytearray((len(groups) + 3) // 4)
     body = b""
@@ -103,8 +107,13 @@ def encode_data_block(deltas: np.ndarray, choices: Sequence[int], forced: int | 
     return bytes(header) + body
 
 
-def encode_vertex_buffer(elements: np.ndarray, version: int = 0, channels: Sequence[int] | None = None,
-                         bits: int | None = None, control: int | None = None) -> bytes:
+def encode_vertex_buffer(
+    elements: np.ndarray,
+    version: int = 0,
+    channels: Sequence[int] | None = None,
+    bits: int | None = None,
+    control: int | None = None,
+) -> bytes:
     """The ATTRIBUTES codec for ``elements`` (count, stride) uint8 (stride a multiple of 4, at most 256).
 
     Args:
@@ -123,7 +132,7 @@ def encode_vertex_buffer(elements: np.ndarray, version: int = 0, channels: Seque
     block = min((8192 // stride) & ~15, 256)
     out = bytearray([0xA0 | version])
     for first in range(0, count, block):
-        part = deltas[first:first + block]
+        part = deltas[first : first + block]
         if version == 0:
             for k in range(stride):
                 out += encode_data_block(part[:, k], _V0_BITS, bits)
@@ -172,8 +181,8 @@ def encode_index_sequence(indices: Sequence[int], version: int = 1, bimodal: boo
     last = [0, 0]
     for i, index in enumerate(int(x) for x in indices):
         which = i % 2 if bimodal else 0
-        delta = (index - last[which] + 2 ** 31) % 2 ** 32 - 2 ** 31
-        assert -2 ** 30 <= delta < 2 ** 30, "the codec holds deltas of 31 bits"
+        delta = (index - last[which] + 2**31) % 2**32 - 2**31
+        assert -(2**30) <= delta < 2**30, "the codec holds deltas of 31 bits"
         out += varint((_zigzag32(index - last[which]) << 1 | which) & 0xFFFFFFFF)
         last[which] = index
     return bytes(out + bytes(4))
@@ -266,6 +275,7 @@ def encode_index_buffer(indices: Sequence[int], version: int = 1, fifo: bool = T
                     state["next"] += 1
                     return 0
                 return 15
+
             feb = code_of(b)
             fec = code_of(c)
             aux = feb << 4 | fec
@@ -301,11 +311,20 @@ def encode_octahedral(vectors: np.ndarray, bits: int, stride: int, w: np.ndarray
     v = v / np.abs(v).sum(axis=1, keepdims=True)
     x, y, z = v[:, 0].copy(), v[:, 1].copy(), v[:, 2]
     fold = z < 0
-    x[fold], y[fold] = ((1 - np.abs(v[fold, 1])) * np.where(v[fold, 0] >= 0, 1, -1),
-                        (1 - np.abs(v[fold, 0])) * np.where(v[fold, 1] >= 0, 1, -1))
+    x[fold], y[fold] = (
+        (1 - np.abs(v[fold, 1])) * np.where(v[fold, 0] >= 0, 1, -1),
+        (1 - np.abs(v[fold, 0])) * np.where(v[fold, 1] >= 0, 1, -1),
+    )
     one = (1 << (bits - 1)) - 1
-    out = np.stack([_round(x * one), _round(y * one), np.full(len(v), one),
-                    np.zeros(len(v), np.int64) if w is None else np.asarray(w, np.int64)], axis=1)
+    out = np.stack(
+        [
+            _round(x * one),
+            _round(y * one),
+            np.full(len(v), one),
+            np.zeros(len(v), np.int64) if w is None else np.asarray(w, np.int64),
+        ],
+        axis=1,
+    )
     return out.astype(np.int8 if stride == 4 else "<i2").view(np.uint8).reshape(len(v), stride)
 
 
@@ -350,8 +369,14 @@ def encode_color(rgba: np.ndarray, bits: int, stride: int) -> np.ndarray:
 # -- files ----------------------------------------------------------------------------------------------------
 
 
-def meshopt_file(doc: dict, bin_data: bytes, views: dict[int, dict], extension: str = "KHR_meshopt_compression",
-                 fallback: str = "placeholder", tag: bool = True) -> tuple[dict, bytes, bytes]:
+def meshopt_file(
+    doc: dict,
+    bin_data: bytes,
+    views: dict[int, dict],
+    extension: str = "KHR_meshopt_compression",
+    fallback: str = "placeholder",
+    tag: bool = True,
+) -> tuple[dict, bytes, bytes]:
     """A copy of ``doc`` whose bufferViews ``views`` are compressed.
 
     Args:
@@ -370,8 +395,14 @@ def meshopt_file(doc: dict, bin_data: bytes, views: dict[int, dict], extension: 
         if v in views:
             spec = views[v]
             stream = spec["stream"]
-            ext = {"buffer": 0, "byteOffset": len(new), "byteLength": len(stream), "byteStride": spec["stride"],
-                   "count": spec["count"], "mode": spec["mode"]}
+            ext = {
+                "buffer": 0,
+                "byteOffset": len(new),
+                "byteLength": len(stream),
+                "byteStride": spec["stride"],
+                "count": spec["count"],
+                "mode": spec["mode"],
+            }
             if spec.get("filter", "NONE") != "NONE":
                 ext["filter"] = spec["filter"]
             new += stream
@@ -379,7 +410,7 @@ def meshopt_file(doc: dict, bin_data: bytes, views: dict[int, dict], extension: 
             view.setdefault("extensions", {})[extension] = ext
         else:
             view["buffer"], view["byteOffset"] = 0, len(new)
-            new += bin_data[start:start + view["byteLength"]]
+            new += bin_data[start : start + view["byteLength"]]
         new += bytes(-len(new) % 4)
     buffer: dict = {"byteLength": max(len(bin_data), 1)}
     if fallback in ("data", "missing"):

@@ -18,6 +18,7 @@ fps = frames / wall seconds of that loop; best of --repeats runs, with the range
 Anti-aliasing is pygfx's own: by default pixel_scale 2 (2x2 supersampling) plus "ddaa" post-processing;
 --pixel-scale 1 --ppaa none renders with no anti-aliasing at all.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -101,10 +102,18 @@ def bench_model(canvas, renderer, path: Path, frames: int, repeats: int) -> dict
         for _ in range(frames):
             frame()
         runs.append(frames / (time.perf_counter() - start))
-    return {"model": path.stem, "fps_runs": [round(f, 2) for f in runs], "fps_best": round(max(runs), 2),
-            "fps_range": [round(min(runs), 2), round(max(runs), 2)], "triangles": triangles,
-            "animated": bool(clips), "pixel_scale": renderer.pixel_scale, "ppaa": renderer.ppaa,
-            "pygfx": gfx.__version__, "wgpu": wgpu.__version__}
+    return {
+        "model": path.stem,
+        "fps_runs": [round(f, 2) for f in runs],
+        "fps_best": round(max(runs), 2),
+        "fps_range": [round(min(runs), 2), round(max(runs), 2)],
+        "triangles": triangles,
+        "animated": bool(clips),
+        "pixel_scale": renderer.pixel_scale,
+        "ppaa": renderer.ppaa,
+        "pygfx": gfx.__version__,
+        "wgpu": wgpu.__version__,
+    }
 
 
 def main(argv=None) -> int:
@@ -113,9 +122,13 @@ def main(argv=None) -> int:
     p.add_argument("--frames", type=int, default=100, help="frames timed per run (100)")
     p.add_argument("--repeats", type=int, default=3, help="timed runs per model; best is reported (3)")
     p.add_argument("--size", default="640x480", help="WxH in pixels (640x480)")
-    p.add_argument("--pixel-scale", type=float, default=None,
-                   help="pygfx internal resolution factor (default: pygfx's own, 2 on a 1x screen)")
-    p.add_argument("--ppaa", default="default", help='post-process AA: default (ddaa), none, fxaa, ddaa')
+    p.add_argument(
+        "--pixel-scale",
+        type=float,
+        default=None,
+        help="pygfx internal resolution factor (default: pygfx's own, 2 on a 1x screen)",
+    )
+    p.add_argument("--ppaa", default="default", help="post-process AA: default (ddaa), none, fxaa, ddaa")
     args = p.parse_args(argv)
     w, h = (int(v) for v in args.size.lower().split("x"))
     canvas = RenderCanvas(size=(w, h), pixel_ratio=1)

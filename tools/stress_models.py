@@ -21,6 +21,7 @@ waves are shallower, so shading by the rest normals stays plausible.
 
 Built on ``viewer.demo.builder.DemoWriter`` (so on ``viewer.files.writer``) and written as one .glb each.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,8 +33,8 @@ import pygltflib
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from viewer.files import writer  # noqa: E402
 from viewer.demo.builder import DemoWriter, quat_about  # noqa: E402
+from viewer.files import writer  # noqa: E402
 
 MAJOR, MINOR = 1.0, 0.38  # torus radii
 CLIP_SECONDS = 4.0
@@ -43,8 +44,8 @@ CLIP_KEYS = 33  # per clip: smooth enough under LINEAR interpolation
 def torus_grid(rings: int, segments: int) -> tuple[np.ndarray, np.ndarray]:
     """(u, v) angles of a rings × segments vertex grid and its CCW-outward triangles, indices wrapping
     around both seams (no duplicated seam vertices: the surface is closed by index, exactly)."""
-    u = 2.0 * np.pi * np.arange(segments) / segments      # around the main axis (Y)
-    v = 2.0 * np.pi * np.arange(rings) / rings            # around the tube
+    u = 2.0 * np.pi * np.arange(segments) / segments  # around the main axis (Y)
+    v = 2.0 * np.pi * np.arange(rings) / rings  # around the tube
     vv, uu = np.meshgrid(v, u, indexing="ij")
     r, c = np.meshgrid(np.arange(rings), np.arange(segments), indexing="ij")
     a = r * segments + c
@@ -109,8 +110,17 @@ def lumpy_torus(path: Path, triangles: int) -> Path:
     mesh = w.mesh("torus", p, surface_normals(uv, 0.08), tri, clay)
     node = w.node("torus", mesh=mesh, rotation=(0.0, 0.0, 0.0, 1.0))
     times = np.linspace(0.0, CLIP_SECONDS, CLIP_KEYS)
-    w.animation("Turn", [dict(node=node, path="rotation", times=times,
-                              values=quat_about((0.0, 1.0, 0.0), 2.0 * np.pi * times / CLIP_SECONDS))])
+    w.animation(
+        "Turn",
+        [
+            dict(
+                node=node,
+                path="rotation",
+                times=times,
+                values=quat_about((0.0, 1.0, 0.0), 2.0 * np.pi * times / CLIP_SECONDS),
+            )
+        ],
+    )
     return finish(w, node, path)
 
 

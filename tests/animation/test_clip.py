@@ -4,6 +4,7 @@
 ``Clip.sample(times)`` (an array: the batch path) are different code; they must agree everywhere,
 whatever order the times come in.
 """
+
 from __future__ import annotations
 
 import math
@@ -16,9 +17,9 @@ from hypothesis import strategies as st
 
 from tests.gltf_builder import GltfBuilder
 from viewer import GltfWarning, load
-from viewer.base import math3d
 from viewer.animation.clip import Channel, Clip, combine
 from viewer.animation.modes import MODES, Curve
+from viewer.base import math3d
 
 SQRT_HALF = math.sqrt(0.5)
 TRIANGLE_TIMES = [0.0, 0.25, 0.5, 0.75, 1.0]
@@ -46,6 +47,7 @@ def translation_clip() -> Clip:
 
 # -- the seeds' worked examples ----------------------------------------------------------------------
 
+
 def test_tutorial_translation_example():
     clip = translation_clip()
     np.testing.assert_allclose(clip.sample(1.2)[0, :3], [16.0, 2.0, -0.5], atol=1e-12)
@@ -59,8 +61,20 @@ def test_tutorial_translation_holds_outside_keys_without_time_shift():
         np.testing.assert_allclose(clip.sample(t)[0, :3], v, atol=1e-12, err_msg=str(t))
 
 
-@pytest.mark.parametrize("t,degrees", [(0.0, 0.0), (0.125, 45.0), (0.25, 90.0), (0.375, 135.0), (0.5, 180.0),
-                                       (0.625, -135.0), (0.75, -90.0), (0.875, -45.0), (1.0, 0.0)])
+@pytest.mark.parametrize(
+    "t,degrees",
+    [
+        (0.0, 0.0),
+        (0.125, 45.0),
+        (0.25, 90.0),
+        (0.375, 135.0),
+        (0.5, 180.0),
+        (0.625, -135.0),
+        (0.75, -90.0),
+        (0.875, -45.0),
+        (1.0, 0.0),
+    ],
+)
 def test_tutorial_triangle_rotation(t, degrees):
     clip = triangle_clip()
     for q in (clip.sample(t)[0], clip.sample(np.array([t]))[0, 0]):
@@ -91,8 +105,12 @@ def _tutorial_file(tmp_path):
     mesh = b.add_mesh(tri, [0, 1, 2])
     b.add_node(mesh=mesh)
     b.add_node(mesh=mesh)
-    b.add_animation([dict(node=0, path="rotation", times=TRIANGLE_TIMES, values=TRIANGLE_KEYS),
-                     dict(node=1, path="translation", times=[0.8, 1.6], values=[[14, 3, -2], [18, 1, 1]])])
+    b.add_animation(
+        [
+            dict(node=0, path="rotation", times=TRIANGLE_TIMES, values=TRIANGLE_KEYS),
+            dict(node=1, path="translation", times=[0.8, 1.6], values=[[14, 3, -2], [18, 1, 1]]),
+        ]
+    )
     b.add_scene([0, 1])
     return b.write_gltf(tmp_path, "tutorial.gltf")
 
@@ -111,6 +129,7 @@ def test_tutorial_examples_through_a_file(tmp_path):
 
 
 # -- clip timing rules ---------------------------------------------------------------------------------
+
 
 def test_duration_is_largest_key_time_over_channels_and_end_is_end_pose():
     a = Curve(np.array([0.5, 1.0]), np.array([[0.0], [1.0]]), None, None, False, "LINEAR")
@@ -133,11 +152,18 @@ def test_empty_clip():
 
 
 def test_sample_shapes_and_padding():
-    clip = Clip("c", 0, [
-        Channel(0, "weights", Curve(np.array([0.0, 1.0]), np.array([[1.0], [2.0]]), None, None, False, "LINEAR")),
-        Channel(1, "rotation", Curve(np.array([0.0, 1.0]), np.array([[0, 0, 0, 1.0], [0, 0, 1.0, 0]]), None, None,
-                                     True, "LINEAR")),
-    ])
+    clip = Clip(
+        "c",
+        0,
+        [
+            Channel(0, "weights", Curve(np.array([0.0, 1.0]), np.array([[1.0], [2.0]]), None, None, False, "LINEAR")),
+            Channel(
+                1,
+                "rotation",
+                Curve(np.array([0.0, 1.0]), np.array([[0, 0, 0, 1.0], [0, 0, 1.0, 0]]), None, None, True, "LINEAR"),
+            ),
+        ],
+    )
     assert clip.channels[0].width == 1 and clip.channels[1].width == 4
     one = clip.sample(0.5)
     many = clip.sample(np.array([0.0, 0.5, 1.0]))
@@ -177,12 +203,29 @@ def test_step_just_before_a_key_holds_the_previous_key_on_every_channel():
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("t,expected", [(-1e200, 0.0), (-1e12, 0.0), (1e12, 2.0), (1e200, 2.0)])
 def test_far_outside_the_keys_holds_first_and_last(mode, t, expected):
-    clip = Clip("c", 0, [
-        Channel(0, "translation", Curve(np.array([0.0, 1.0, 2.0]), np.array([[0.0, 0, 0], [5.0, 5, 5], [2.0, 2, 2]]),
-                                        None, None, False, "LINEAR")),
-        Channel(1, "rotation", Curve(np.array([0.0, 1.0]), np.array([[0, 0, 0, 1.0], [0, 0, 1.0, 0]]), None, None,
-                                     True, "LINEAR")),
-    ])
+    clip = Clip(
+        "c",
+        0,
+        [
+            Channel(
+                0,
+                "translation",
+                Curve(
+                    np.array([0.0, 1.0, 2.0]),
+                    np.array([[0.0, 0, 0], [5.0, 5, 5], [2.0, 2, 2]]),
+                    None,
+                    None,
+                    False,
+                    "LINEAR",
+                ),
+            ),
+            Channel(
+                1,
+                "rotation",
+                Curve(np.array([0.0, 1.0]), np.array([[0, 0, 0, 1.0], [0, 0, 1.0, 0]]), None, None, True, "LINEAR"),
+            ),
+        ],
+    )
     for out in (clip.sample(t, mode), clip.sample(np.array([t]), mode)[0]):
         np.testing.assert_allclose(out[0, :3], [expected] * 3, atol=1e-12, err_msg=f"{mode} t={t}")
         rot = [0, 0, 0, 1] if t < 0 else [0, 0, 1, 0]
@@ -190,6 +233,7 @@ def test_far_outside_the_keys_holds_first_and_last(mode, t, expected):
 
 
 # -- per-frame vs batch --------------------------------------------------------------------------------
+
 
 def _consistency_clip(seed: int) -> Clip:
     rng = np.random.default_rng(seed)
@@ -205,8 +249,13 @@ def _consistency_clip(seed: int) -> Clip:
         tin = rng.normal(size=(n, width)) if interp == "CUBICSPLINE" else None
         chans.append(Channel(i, path, Curve(times, values, tin, tin, path == "rotation", interp)))
     if seed % 2:  # sometimes two channels share key times, as exported clips do
-        chans.append(Channel(9, "translation", Curve(chans[0].curve.times, np.ones((len(chans[0].curve.times), 3)),
-                                                     None, None, False, "LINEAR")))
+        chans.append(
+            Channel(
+                9,
+                "translation",
+                Curve(chans[0].curve.times, np.ones((len(chans[0].curve.times), 3)), None, None, False, "LINEAR"),
+            )
+        )
     return Clip("random", 0, chans)
 
 
@@ -242,14 +291,17 @@ def test_per_frame_playback_forwards_then_scrub_backwards():
 
 # -- duplicate channels through a file -----------------------------------------------------------------
 
+
 def test_two_channels_on_one_node_path_later_wins_with_warning(tmp_path):
     b = GltfBuilder()
     b.add_node()
-    b.add_animation([
-        dict(node=0, path="translation", times=[0, 1], values=[[0, 0, 0], [1, 1, 1]]),
-        dict(node=0, path="rotation", times=[0, 1], values=[[0, 0, 0, 1], [0, 0, 0, 1]]),
-        dict(node=0, path="translation", times=[0, 2], values=[[5, 5, 5], [7, 7, 7]]),
-    ])
+    b.add_animation(
+        [
+            dict(node=0, path="translation", times=[0, 1], values=[[0, 0, 0], [1, 1, 1]]),
+            dict(node=0, path="rotation", times=[0, 1], values=[[0, 0, 0, 1], [0, 0, 0, 1]]),
+            dict(node=0, path="translation", times=[0, 2], values=[[5, 5, 5], [7, 7, 7]]),
+        ]
+    )
     b.add_scene([0])
     path = b.write_gltf(tmp_path)
     with pytest.warns(GltfWarning):
@@ -270,6 +322,7 @@ def test_no_warning_for_distinct_channels(tmp_path):
 
 
 # -- extreme and non-finite times -------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("last", [1e16, 3.0e38])
 def test_huge_key_times_sample_at_duration_in_every_mode(last):

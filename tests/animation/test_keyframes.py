@@ -4,6 +4,7 @@ Region convention (keyframes.py docstring): a channel with n keys has n + 1 regi
 the first key, region k (1 ≤ k < n) is [t[k-1], t[k]), region n from the last key on. So the local
 region is simply "how many keys are ≤ t", which a plain loop computes here independently.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -20,17 +21,20 @@ def _one_channel_regions(keys, t):
     return search.local_regions(search.windows(t), 0)
 
 
-@pytest.mark.parametrize("t,region", [
-    (-1.0, 0),         # before the first key: hold the first
-    (0.0, 0),          # a clip starts at 0, this channel at 0.5: still before its first key
-    (0.5, 1),          # exactly a key: the region that starts at that key
-    (0.75, 1),
-    (1.0, 2),
-    (1.375, 2),
-    (2.5, 3),          # the last key itself already holds the last value
-    (2.5000001, 3),
-    (100.0, 3),        # after the last key: hold the last
-])
+@pytest.mark.parametrize(
+    "t,region",
+    [
+        (-1.0, 0),  # before the first key: hold the first
+        (0.0, 0),  # a clip starts at 0, this channel at 0.5: still before its first key
+        (0.5, 1),  # exactly a key: the region that starts at that key
+        (0.75, 1),
+        (1.0, 2),
+        (1.375, 2),
+        (2.5, 3),  # the last key itself already holds the last value
+        (2.5000001, 3),
+        (100.0, 3),  # after the last key: hold the last
+    ],
+)
 def test_gltf_edge_rules(t, region):
     search = BandedSearch([KEYS])
     assert int(_one_channel_regions(KEYS, t)) == region
@@ -63,6 +67,7 @@ def test_random_single_channel_against_loop():
 
 
 # -- BandedSearch -------------------------------------------------------------------------------------
+
 
 def _query_times(keys, rng) -> list[float]:
     """Before, at, just around, between and after every key, and far away."""
@@ -139,5 +144,6 @@ def test_banded_search_is_exact_for_any_finite_magnitude(last):
     for t in times:
         expected = [_local_region(c, t) for c in chans]
         assert list(search.regions(search.window(t)) - bases) == expected, t
-    np.testing.assert_array_equal(search.regions(search.windows(np.array(times))) - bases,
-                                  [[_local_region(c, t) for c in chans] for t in times])
+    np.testing.assert_array_equal(
+        search.regions(search.windows(np.array(times))) - bases, [[_local_region(c, t) for c in chans] for t in times]
+    )

@@ -5,6 +5,7 @@ so it shares no code and no algebra with ``viewer.animation`` (which packs every
 cos-sin tables). Data: seeded random irregular key times, translation / rotation / weights channels,
 queried before the first key, exactly at keys, between keys and after the last key.
 """
+
 from __future__ import annotations
 
 import json
@@ -28,6 +29,7 @@ PATHS = ("translation", "rotation", "weights")
 
 
 # -- the independent reference ------------------------------------------------------------------------
+
 
 def _unit(q):
     q = np.asarray(q, float)
@@ -98,8 +100,9 @@ def reference_value(times, values, mode, t, rotation=False, in_tangents=None, ou
 
 def reference_curve(curve: Curve, mode: str, t: float) -> np.ndarray:
     concrete = modes.AUTHORED_TO_MODE[curve.interpolation] if mode == "authored" else mode
-    return reference_value(curve.times, curve.values, concrete, t, curve.rotation, curve.in_tangents,
-                           curve.out_tangents)
+    return reference_value(
+        curve.times, curve.values, concrete, t, curve.rotation, curve.in_tangents, curve.out_tangents
+    )
 
 
 def assert_close_value(got, expected, rotation, tol=1e-6, msg=""):
@@ -111,6 +114,7 @@ def assert_close_value(got, expected, rotation, tol=1e-6, msg=""):
 
 
 # -- random data --------------------------------------------------------------------------------------
+
 
 def random_times(rng, n, start=None):
     start = float(rng.choice([0.0, rng.uniform(0.05, 0.8)])) if start is None else start
@@ -167,6 +171,7 @@ def check_clip(curves, paths, mode, msg):
 
 # -- every mode against the reference ------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("mode", CONCRETE)
 @pytest.mark.parametrize("interpolation", ["STEP", "LINEAR", "CUBICSPLINE"])
 def test_mode_matches_reference_on_random_irregular_keys(mode, interpolation):
@@ -208,12 +213,16 @@ def test_rotation_keys_in_opposite_hemispheres():
 
 
 def test_single_key_sampler_holds_its_value_in_every_mode():
-    curves = [Curve(np.array([0.7]), np.array([[1.0, 2.0, 3.0]]), None, None, False, "LINEAR"),
-              Curve(np.array([0.2]), np.array([[0.0, 0.0, 0.6, 0.8]]), None, None, True, "STEP"),
-              Curve(np.array([1.0]), np.array([[0.0, 0.0, 0.0, 2.0]]), np.zeros((1, 4)), np.zeros((1, 4)), True,
-                    "CUBICSPLINE")]
-    clip = Clip("c", 0, [Channel(i, p, c) for i, (p, c) in enumerate(zip(["translation", "rotation", "rotation"],
-                                                                           curves))])
+    curves = [
+        Curve(np.array([0.7]), np.array([[1.0, 2.0, 3.0]]), None, None, False, "LINEAR"),
+        Curve(np.array([0.2]), np.array([[0.0, 0.0, 0.6, 0.8]]), None, None, True, "STEP"),
+        Curve(
+            np.array([1.0]), np.array([[0.0, 0.0, 0.0, 2.0]]), np.zeros((1, 4)), np.zeros((1, 4)), True, "CUBICSPLINE"
+        ),
+    ]
+    clip = Clip(
+        "c", 0, [Channel(i, p, c) for i, (p, c) in enumerate(zip(["translation", "rotation", "rotation"], curves))]
+    )
     for mode in ("authored",) + CONCRETE:
         ts = np.array([-3.0, 0.0, 0.2, 0.7, 1.0, 5.0])
         for out in (clip.sample(ts, mode), np.array([clip.sample(float(t), mode) for t in ts])):
@@ -223,6 +232,7 @@ def test_single_key_sampler_holds_its_value_in_every_mode():
 
 
 # -- specific rules ------------------------------------------------------------------------------------
+
 
 def test_step_at_exact_key_time_is_that_key():
     curve = Curve(np.array([0.0, 1.0, 2.0]), np.array([[0.0], [10.0], [20.0]]), None, None, False, "STEP")
@@ -247,8 +257,14 @@ def test_cubicspline_ignores_first_in_and_last_out_tangent():
 
 def test_cubicspline_tangents_are_scaled_by_interval_length():
     # p0 = 0, p1 = 0, out-tangent of key 0 = 1 per second, interval 2 s: at u = 0.5, h10(0.5)·m0 = 0.125·2 = 0.25
-    curve = Curve(np.array([0.0, 2.0]), np.array([[0.0], [0.0]]), np.array([[0.0], [0.0]]),
-                  np.array([[1.0], [0.0]]), False, "CUBICSPLINE")
+    curve = Curve(
+        np.array([0.0, 2.0]),
+        np.array([[0.0], [0.0]]),
+        np.array([[0.0], [0.0]]),
+        np.array([[1.0], [0.0]]),
+        False,
+        "CUBICSPLINE",
+    )
     clip = Clip("c", 0, [Channel(0, "weights", curve)])
     assert clip.sample(1.0)[0, 0] == pytest.approx(0.25, abs=1e-12)
 
@@ -269,8 +285,11 @@ def test_linear_rotation_nearly_equal_keys_no_nan():
     q0 = np.array([0.0, 0.0, 0.0, 1.0])
     for eps in (0.0, 1e-300, 1e-16, 1e-12, 1e-9):
         q1 = _unit([eps, 0.0, 0.0, 1.0])
-        clip = Clip("c", 0, [Channel(0, "rotation", Curve(np.array([0.0, 1.0]), np.array([q0, q1]), None, None, True,
-                                                          "LINEAR"))])
+        clip = Clip(
+            "c",
+            0,
+            [Channel(0, "rotation", Curve(np.array([0.0, 1.0]), np.array([q0, q1]), None, None, True, "LINEAR"))],
+        )
         ts = np.linspace(-0.5, 1.5, 9)
         for out in (clip.sample(ts), np.array([clip.sample(float(t)) for t in ts])):
             assert np.all(np.isfinite(out)), eps
@@ -278,8 +297,9 @@ def test_linear_rotation_nearly_equal_keys_no_nan():
 
 
 def test_unknown_mode_is_a_value_error():
-    clip = Clip("c", 0, [Channel(0, "weights", Curve(np.array([0.0, 1.0]), np.zeros((2, 1)), None, None, False,
-                                                       "LINEAR"))])
+    clip = Clip(
+        "c", 0, [Channel(0, "weights", Curve(np.array([0.0, 1.0]), np.zeros((2, 1)), None, None, False, "LINEAR"))]
+    )
     with pytest.raises(ValueError, match="catmull"):
         clip.sample(0.5, "bezier")
 
@@ -294,8 +314,12 @@ gaps = st.lists(st.floats(0.02, 2.0), min_size=1, max_size=7)
 
 
 @SETTINGS
-@given(gaps, st.floats(0.0, 3.0), st.lists(st.floats(-2.0, 2.0), min_size=4, max_size=4),
-       st.lists(st.floats(0.0, 1.0), min_size=5, max_size=5))
+@given(
+    gaps,
+    st.floats(0.0, 3.0),
+    st.lists(st.floats(-2.0, 2.0), min_size=4, max_size=4),
+    st.lists(st.floats(0.0, 1.0), min_size=5, max_size=5),
+)
 def test_cubicspline_reproduces_a_cubic_with_exact_tangents(gap_list, start, coef, fractions):
     times = start + np.cumsum([0.0] + gap_list)
     a0, a1, a2, a3 = coef
@@ -313,8 +337,13 @@ def test_cubicspline_reproduces_a_cubic_with_exact_tangents(gap_list, start, coe
 
 
 @SETTINGS
-@given(gaps, st.floats(0.0, 3.0), st.floats(-100.0, 100.0), st.floats(-100.0, 100.0),
-       st.lists(st.floats(0.0, 1.0), min_size=5, max_size=5))
+@given(
+    gaps,
+    st.floats(0.0, 3.0),
+    st.floats(-100.0, 100.0),
+    st.floats(-100.0, 100.0),
+    st.lists(st.floats(0.0, 1.0), min_size=5, max_size=5),
+)
 def test_catmull_rom_reproduces_any_linear_function(gap_list, start, a, b, fractions):
     times = start + np.cumsum([0.0] + gap_list)
     values = np.array([[a + b * t, 2 * a - b * t, 0.0] for t in times])
@@ -328,8 +357,12 @@ def test_catmull_rom_reproduces_any_linear_function(gap_list, start, a, b, fract
         np.testing.assert_allclose(batch[f, 0], expected, rtol=0, atol=1e-9 * scale)
 
 
-unit_quats = st.lists(st.floats(-1.0, 1.0), min_size=4, max_size=4).map(np.array).filter(
-    lambda v: np.linalg.norm(v) > 0.2).map(lambda v: v / np.linalg.norm(v))
+unit_quats = (
+    st.lists(st.floats(-1.0, 1.0), min_size=4, max_size=4)
+    .map(np.array)
+    .filter(lambda v: np.linalg.norm(v) > 0.2)
+    .map(lambda v: v / np.linalg.norm(v))
+)
 
 
 def _angle(a, b):
@@ -339,8 +372,9 @@ def _angle(a, b):
 @SETTINGS
 @given(unit_quats, unit_quats, st.floats(0.0, 2.0), st.floats(0.05, 3.0), st.floats(0.0, 1.0))
 def test_linear_rotation_channel_is_a_short_arc_slerp(q0, q1, t0, dt, u):
-    clip = Clip("c", 0, [Channel(0, "rotation", Curve(np.array([t0, t0 + dt]), np.array([q0, q1]), None, None, True,
-                                                      "LINEAR"))])
+    clip = Clip(
+        "c", 0, [Channel(0, "rotation", Curve(np.array([t0, t0 + dt]), np.array([q0, q1]), None, None, True, "LINEAR"))]
+    )
     t = t0 + u * dt
     total = _angle(q0, q1)
     for q in (clip.sample(t)[0], clip.sample(np.array([t]))[0, 0]):
@@ -355,6 +389,7 @@ def test_linear_rotation_channel_is_a_short_arc_slerp(q0, q1, t0, dt, u):
 
 # -- through a real file and the CLI ------------------------------------------------------------------
 
+
 def _random_file(tmp_path, seed):
     """Translation (LINEAR), rotation (LINEAR, signs random), weights (CUBICSPLINE), on irregular times."""
     rng = np.random.default_rng(seed)
@@ -366,13 +401,21 @@ def _random_file(tmp_path, seed):
     n = 7
     rot = random_unit_quats(rng, n)
     w_vals = rng.uniform(0, 1, (n, 3, 3))  # per key: in-tangents, values, out-tangents (3 targets)
-    b.add_animation([
-        dict(node=0, path="translation", times=random_times(rng, n), values=rng.uniform(-5, 5, (n, 3))),
-        dict(node=0, path="rotation", times=random_times(rng, n), values=rot),
-        dict(node=1, path="weights", times=random_times(rng, n), values=w_vals, interpolation="CUBICSPLINE"),
-        dict(node=0, path="scale", times=random_times(rng, n), values=rng.uniform(0.5, 2, (n, 3)),
-             interpolation="STEP"),
-    ], name="random")
+    b.add_animation(
+        [
+            dict(node=0, path="translation", times=random_times(rng, n), values=rng.uniform(-5, 5, (n, 3))),
+            dict(node=0, path="rotation", times=random_times(rng, n), values=rot),
+            dict(node=1, path="weights", times=random_times(rng, n), values=w_vals, interpolation="CUBICSPLINE"),
+            dict(
+                node=0,
+                path="scale",
+                times=random_times(rng, n),
+                values=rng.uniform(0.5, 2, (n, 3)),
+                interpolation="STEP",
+            ),
+        ],
+        name="random",
+    )
     b.add_scene([0, 1])
     return b.write_gltf(tmp_path, f"random{seed}.gltf")
 
@@ -381,14 +424,18 @@ def _random_file(tmp_path, seed):
 def test_loaded_file_matches_reference(tmp_path, mode):
     scene = load(_random_file(tmp_path, 60))
     clip = scene.clips[0]
-    assert [(c.node, c.path) for c in clip.channels] == [(0, "translation"), (0, "rotation"), (1, "weights"),
-                                                        (0, "scale")]
+    assert [(c.node, c.path) for c in clip.channels] == [
+        (0, "translation"),
+        (0, "rotation"),
+        (1, "weights"),
+        (0, "scale"),
+    ]
     ts = query_times([c.curve for c in clip.channels])
     batch = clip.sample(ts, mode)
     for f, t in enumerate(ts):
         for c, ch in enumerate(clip.channels):
             exp = reference_curve(ch.curve, mode, float(t))
-            assert_close_value(batch[f, c, :ch.width], exp, ch.curve.rotation, msg=f"{mode} {ch.path} t={t}")
+            assert_close_value(batch[f, c, : ch.width], exp, ch.curve.rotation, msg=f"{mode} {ch.path} t={t}")
 
 
 @pytest.mark.parametrize("mode", ["catmull-rom", "cubic-zero", "cubicspline", "linear", "step", "authored"])

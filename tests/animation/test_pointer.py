@@ -2,6 +2,7 @@
 nodes, materials, cameras and lights, reported by ``sample --json`` and ``inspect``; bad pointers are set aside
 with their reason while the rest plays. Files are built here; expected values come from the spec's formulas,
 written out below, not from the code under test."""
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,8 @@ import pytest
 
 from tests.gltf_builder import GltfBuilder
 from viewer.cli import main
-from viewer.pose.pose import Pose
 from viewer.files.sampling import sample_animations
+from viewer.pose.pose import Pose
 from viewer.scene.scene import load
 
 QUAD = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]], np.float32)
@@ -24,19 +25,30 @@ def _scene_file(tmp_path, channels, name="p.gltf", extra=None):
     """Node 0: a quad with material 0 (and a light, KHR_lights_punctual spot 0); node 1: a morphed quad (2
     targets), child of node 0; node 2: perspective camera 0 (with zfar); node 3: orthographic camera 1."""
     b = GltfBuilder()
-    b.doc["materials"] = [{"pbrMetallicRoughness": {"baseColorFactor": [1, 1, 1, 1], "metallicFactor": 0.5},
-                           "emissiveFactor": [0, 0, 0]}]
-    b.doc["cameras"] = [{"type": "perspective", "perspective": {"yfov": 0.8, "znear": 0.1, "zfar": 100}},
-                        {"type": "orthographic", "orthographic": {"xmag": 2, "ymag": 1, "znear": 0.1, "zfar": 50}}]
-    b.doc["extensions"] = {"KHR_lights_punctual": {"lights": [
-        {"type": "spot", "intensity": 5, "spot": {"innerConeAngle": 0.1, "outerConeAngle": 0.5}}]}}
+    b.doc["materials"] = [
+        {"pbrMetallicRoughness": {"baseColorFactor": [1, 1, 1, 1], "metallicFactor": 0.5}, "emissiveFactor": [0, 0, 0]}
+    ]
+    b.doc["cameras"] = [
+        {"type": "perspective", "perspective": {"yfov": 0.8, "znear": 0.1, "zfar": 100}},
+        {"type": "orthographic", "orthographic": {"xmag": 2, "ymag": 1, "znear": 0.1, "zfar": 50}},
+    ]
+    b.doc["extensions"] = {
+        "KHR_lights_punctual": {
+            "lights": [{"type": "spot", "intensity": 5, "spot": {"innerConeAngle": 0.1, "outerConeAngle": 0.5}}]
+        }
+    }
     b.doc["extensionsUsed"] = ["KHR_animation_pointer", "KHR_lights_punctual", "KHR_node_visibility"]
     mesh = b.add_mesh(positions=QUAD, indices=[0, 1, 2, 2, 1, 3])
     b.doc["meshes"][mesh]["primitives"][0]["material"] = 0
-    morph = b.add_mesh(positions=QUAD, indices=[0, 1, 2, 2, 1, 3], targets=[QUAD * 0.5, QUAD * -0.5],
-                       weights=[0.25, 0.5])
-    b.add_node(name="quad.with.dots", mesh=mesh, children=[1],
-               extensions={"KHR_lights_punctual": {"light": 0}, "KHR_node_visibility": {}})
+    morph = b.add_mesh(
+        positions=QUAD, indices=[0, 1, 2, 2, 1, 3], targets=[QUAD * 0.5, QUAD * -0.5], weights=[0.25, 0.5]
+    )
+    b.add_node(
+        name="quad.with.dots",
+        mesh=mesh,
+        children=[1],
+        extensions={"KHR_lights_punctual": {"light": 0}, "KHR_node_visibility": {}},
+    )
     b.add_node(mesh=morph)  # unnamed
     b.add_node(camera=0, translation=[0, 0, 5])
     b.add_node(camera=1, translation=[0, 0, 6])
@@ -55,8 +67,12 @@ def _lerp(a, b, u):
 def _hermite(p0, m0, p1, m1, u, dt):
     """Appendix C's cubic Hermite spline, tangents scaled by the keyframe interval."""
     u2, u3 = u * u, u * u * u
-    return ((2 * u3 - 3 * u2 + 1) * np.asarray(p0, float) + (u3 - 2 * u2 + u) * dt * np.asarray(m0, float)
-            + (-2 * u3 + 3 * u2) * np.asarray(p1, float) + (u3 - u2) * dt * np.asarray(m1, float))
+    return (
+        (2 * u3 - 3 * u2 + 1) * np.asarray(p0, float)
+        + (u3 - 2 * u2 + u) * dt * np.asarray(m0, float)
+        + (-2 * u3 + 3 * u2) * np.asarray(p1, float)
+        + (u3 - u2) * dt * np.asarray(m1, float)
+    )
 
 
 def test_material_colour_linear_matches_the_spec_formula(tmp_path):
@@ -66,9 +82,15 @@ def test_material_colour_linear_matches_the_spec_formula(tmp_path):
     clip = scene.clips[0]
     (ch,) = clip.channels
     assert (ch.node, ch.consumer, ch.index, ch.path, ch.pointer) == (-1, "material", 0, "baseColorFactor", BASE)
-    for t, want in ((-1.0, colours[0]), (0.0, colours[0]), (0.5, _lerp(colours[0], colours[1], 0.5)),
-                    (1.0, colours[1]), (2.2, _lerp(colours[1], colours[2], 0.6)), (3.0, colours[2]),
-                    (9.0, colours[2])):
+    for t, want in (
+        (-1.0, colours[0]),
+        (0.0, colours[0]),
+        (0.5, _lerp(colours[0], colours[1], 0.5)),
+        (1.0, colours[1]),
+        (2.2, _lerp(colours[1], colours[2], 0.6)),
+        (3.0, colours[2]),
+        (9.0, colours[2]),
+    ):
         np.testing.assert_allclose(clip.sample(t)[0, :4], want, atol=1e-7)
         pose = Pose(scene)
         pose.set_time(clip, t)
@@ -78,10 +100,21 @@ def test_material_colour_linear_matches_the_spec_formula(tmp_path):
 def test_camera_yfov_cubicspline_and_discrete_visibility(tmp_path):
     # CUBICSPLINE triplets (in-tangent, value, out-tangent) per key
     yfov = [[0.0], [0.5], [0.3], [-0.2], [1.0], [0.0]]
-    channels = [dict(pointer="/cameras/0/perspective/yfov", interpolation="CUBICSPLINE", times=[0, 2],
-                     values=np.array(yfov, np.float32).reshape(-1)),
-                dict(pointer="/nodes/0/extensions/KHR_node_visibility/visible", interpolation="STEP",
-                     times=[0, 1, 2], values=np.array([1, 0, 1], np.uint8), component_type=5121)]
+    channels = [
+        dict(
+            pointer="/cameras/0/perspective/yfov",
+            interpolation="CUBICSPLINE",
+            times=[0, 2],
+            values=np.array(yfov, np.float32).reshape(-1),
+        ),
+        dict(
+            pointer="/nodes/0/extensions/KHR_node_visibility/visible",
+            interpolation="STEP",
+            times=[0, 1, 2],
+            values=np.array([1, 0, 1], np.uint8),
+            component_type=5121,
+        ),
+    ]
     scene = load(_scene_file(tmp_path, channels))
     clip = scene.clips[0]
     fov, visible = clip.channels
@@ -100,11 +133,15 @@ def test_camera_yfov_cubicspline_and_discrete_visibility(tmp_path):
 def test_pointer_trs_equals_the_plain_channel(tmp_path):
     quarter = [0, 0, math.sqrt(0.5), math.sqrt(0.5)]
     keys = dict(times=[0, 1, 2.5], interpolation="LINEAR")
-    trs = {"translation": [[0, 0, 0], [1, 2, 3], [-1, 0, 4]], "rotation": [[0, 0, 0, 1], quarter, [1, 0, 0, 0]],
-           "scale": [[1, 1, 1], [2, 3, 4], [0.5, 0.5, 0.5]]}
+    trs = {
+        "translation": [[0, 0, 0], [1, 2, 3], [-1, 0, 4]],
+        "rotation": [[0, 0, 0, 1], quarter, [1, 0, 0, 0]],
+        "scale": [[1, 1, 1], [2, 3, 4], [0.5, 0.5, 0.5]],
+    }
     plain = load(_scene_file(tmp_path / "a", [dict(node=0, path=p, values=v, **keys) for p, v in trs.items()]))
-    pointed = load(_scene_file(tmp_path / "b", [dict(pointer=f"/nodes/0/{p}", values=v, **keys)
-                                                for p, v in trs.items()]))
+    pointed = load(
+        _scene_file(tmp_path / "b", [dict(pointer=f"/nodes/0/{p}", values=v, **keys) for p, v in trs.items()])
+    )
     times = np.linspace(-0.5, 3.0, 29)
     for mode in ("authored", "step", "linear", "cubicspline", "catmull-rom", "cubic-zero"):
         a = Pose(plain).world_at(plain.clips[0], times, mode)
@@ -129,8 +166,13 @@ def test_bad_pointers_are_ignored_with_reasons_and_the_rest_plays(tmp_path, caps
         dict(pointer="/nodes/0/mesh", times=[0, 1], values=[0.0, 1.0]),
         dict(pointer="/cameras/1/perspective/yfov", times=[0, 1], values=[0.1, 0.2]),
         dict(pointer="/materials/0/emissiveFactor", times=[0, 1], values=[0.5, 0.5]),  # SCALAR for a float3
-        dict(pointer="/nodes/0/extensions/KHR_node_visibility/visible", interpolation="LINEAR", times=[0, 1],
-             values=np.array([1, 0], np.uint8), component_type=5121),
+        dict(
+            pointer="/nodes/0/extensions/KHR_node_visibility/visible",
+            interpolation="LINEAR",
+            times=[0, 1],
+            values=np.array([1, 0], np.uint8),
+            component_type=5121,
+        ),
         dict(pointer=BASE, times=[0, 1], values=[[0, 0, 0, 1]] * 2),  # a second channel on the same colour
         dict(pointer="/meshes/1/weights", times=[0, 1], values=[0.0, 0.0, 1.0, 1.0]),
     ]
@@ -140,8 +182,9 @@ def test_bad_pointers_are_ignored_with_reasons_and_the_rest_plays(tmp_path, caps
     assert [ch.pointer for ch in clip.channels] == [BASE]
     ignored = scene.document.ignored_channels
     assert sorted(ignored) == [(0, k) for k in range(1, 8)]
-    for (_, c), word in zip(sorted(ignored), ("does not exist", "not animatable", "perspective", "VEC3", "STEP",
-                                               "already animates", "2026")):
+    for (_, c), word in zip(
+        sorted(ignored), ("does not exist", "not animatable", "perspective", "VEC3", "STEP", "already animates", "2026")
+    ):
         assert word in ignored[(0, c)], (c, ignored[(0, c)])
         assert bad[c - 1]["pointer"] in ignored[(0, c)] or c == 6
     code = main(["sample", str(tmp_path / "p.gltf"), "--json", "--times", "0.5"])
@@ -162,11 +205,18 @@ def test_bad_pointers_are_ignored_with_reasons_and_the_rest_plays(tmp_path, caps
 def test_bake_resamples_pointer_channels_and_keeps_booleans(tmp_path):
     from viewer.files.bake import bake_file
 
-    channels = [dict(pointer=BASE, times=[0, 1, 2], values=[[1, 0, 0, 1], [0, 0, 1, 1], [0, 1, 0, 1]]),
-                dict(pointer="/cameras/0/perspective/yfov", times=[0, 2], values=[0.5, 1.0]),
-                dict(pointer="/nodes/1/weights/1", times=[0, 2], values=[0.0, 1.0]),
-                dict(pointer="/nodes/0/extensions/KHR_node_visibility/visible", interpolation="STEP", times=[0, 1],
-                     values=np.array([1, 0], np.uint8), component_type=5121)]
+    channels = [
+        dict(pointer=BASE, times=[0, 1, 2], values=[[1, 0, 0, 1], [0, 0, 1, 1], [0, 1, 0, 1]]),
+        dict(pointer="/cameras/0/perspective/yfov", times=[0, 2], values=[0.5, 1.0]),
+        dict(pointer="/nodes/1/weights/1", times=[0, 2], values=[0.0, 1.0]),
+        dict(
+            pointer="/nodes/0/extensions/KHR_node_visibility/visible",
+            interpolation="STEP",
+            times=[0, 1],
+            values=np.array([1, 0], np.uint8),
+            component_type=5121,
+        ),
+    ]
     scene = load(_scene_file(tmp_path, channels))
     out = bake_file(scene, tmp_path / "baked.glb", "catmull-rom", fps=10).path
     baked = load(out)
@@ -187,14 +237,21 @@ def test_material_uniforms_take_the_animated_values_through_the_file_s_rules():
     from viewer.render.animated_material import material_uniforms
     from viewer.render.materials import Material, TextureSlot, material_factors, texture_transform
 
-    source = {"emissiveFactor": [1, 0.5, 0], "pbrMetallicRoughness": {"baseColorFactor": [1, 1, 1, 1]},
-              "extensions": {"KHR_materials_emissive_strength": {"emissiveStrength": 2.0}},
-              "normalTexture": {"index": 0, "extensions": {"KHR_texture_transform": {"scale": [2, 2]}}}}
+    source = {
+        "emissiveFactor": [1, 0.5, 0],
+        "pbrMetallicRoughness": {"baseColorFactor": [1, 1, 1, 1]},
+        "extensions": {"KHR_materials_emissive_strength": {"emissiveStrength": 2.0}},
+        "normalTexture": {"index": 0, "extensions": {"KHR_texture_transform": {"scale": [2, 2]}}},
+    }
     slot = TextureSlot(None, 0, texture_transform({"scale": [2, 2]}), (False, False))
     material = Material(**material_factors(source), slots={"normal": slot}, source=source)
     assert material_uniforms(material, 0, _Pose({})) == material.uniforms()
-    fields = {"baseColorFactor": np.array([0.2, 0.4, 0.6, 1.0]), "emissiveStrength": np.array([4.0]),
-              "normal.offset": np.array([0.25, 0.5]), "metallicFactor": np.array([0.3])}
+    fields = {
+        "baseColorFactor": np.array([0.2, 0.4, 0.6, 1.0]),
+        "emissiveStrength": np.array([4.0]),
+        "normal.offset": np.array([0.25, 0.5]),
+        "metallicFactor": np.array([0.3]),
+    }
     u = dict(material_uniforms(material, 0, _Pose({("material", 0): fields})))
     np.testing.assert_allclose(u["u_base_color"], [0.2, 0.4, 0.6, 1.0])
     np.testing.assert_allclose(u["u_emissive"], [4.0, 2.0, 0.0])  # the file's factor × the animated strength
@@ -209,8 +266,8 @@ def test_material_uniforms_take_the_animated_values_through_the_file_s_rules():
 
 
 def test_camera_and_lights_take_animated_values_and_visibility(tmp_path):
-    from viewer.scene.lights import world_lights
     from viewer.render.camera import gltf_camera
+    from viewer.scene.placed_lights import world_lights
 
     scene = load(_scene_file(tmp_path, [dict(pointer=BASE, times=[0, 1], values=[[1, 1, 1, 1]] * 2)]))
     pose = Pose(scene)
@@ -221,8 +278,14 @@ def test_camera_and_lights_take_animated_values_and_visibility(tmp_path):
     _, proj = camera.matrices(pose, 1.0)
     assert proj[1, 1] == pytest.approx(1.0 / math.tan(0.125))  # the spec's perspective matrix with the new yfov
     base = world_lights(scene, pose.world)
-    pose.properties = {("light", 0): {"color": np.array([1.0, 0.5, 0.0]), "intensity": np.array([2.0]),
-                                      "outerConeAngle": np.array([0.05]), "innerConeAngle": np.array([0.3])}}
+    pose.properties = {
+        ("light", 0): {
+            "color": np.array([1.0, 0.5, 0.0]),
+            "intensity": np.array([2.0]),
+            "outerConeAngle": np.array([0.05]),
+            "innerConeAngle": np.array([0.3]),
+        }
+    }
     lit = world_lights(scene, pose.world, pose.properties, pose.visible)
     np.testing.assert_allclose(base.radiance[0], [5.0, 5.0, 5.0])
     np.testing.assert_allclose(lit.radiance[0], [2.0, 1.0, 0.0])
@@ -271,24 +334,41 @@ def test_every_pointer_type_in_every_mode_matches_the_definitions(tmp_path, inte
     probe = np.concatenate([[-1.0], keys, 0.5 * (keys[1:] + keys[:-1]), [keys[-1] + 2.0]])
     for mode in ("authored", "step", "linear", "cubicspline", "catmull-rom", "cubic-zero"):
         got = clip.sample(probe, mode)
-        concrete = {"STEP": "step", "LINEAR": "linear", "CUBICSPLINE": "cubicspline"}[interpolation] \
-            if mode == "authored" else mode
+        concrete = (
+            {"STEP": "step", "LINEAR": "linear", "CUBICSPLINE": "cubicspline"}[interpolation]
+            if mode == "authored"
+            else mode
+        )
         for c, (times, values, rotation, tangents) in enumerate(expected):
             for f, t in enumerate(probe):
-                want = reference_value(times, values, concrete, float(t), rotation,
-                                       None if tangents is None else tangents[0].astype(np.float32),
-                                       None if tangents is None else tangents[1].astype(np.float32))
-                value = got[f, c, :values.shape[1]]
+                want = reference_value(
+                    times,
+                    values,
+                    concrete,
+                    float(t),
+                    rotation,
+                    None if tangents is None else tangents[0].astype(np.float32),
+                    None if tangents is None else tangents[1].astype(np.float32),
+                )
+                value = got[f, c, : values.shape[1]]
                 if rotation:  # q and -q are one rotation
                     value = value * np.sign(np.dot(value, want) or 1.0)
                 np.testing.assert_allclose(value, want, atol=2e-6, err_msg=f"{TYPED[c][0]} {mode} t={t}")
 
 
 def test_normalized_and_sparse_outputs_are_read_as_floats(tmp_path):
-    channels = [dict(pointer=BASE, times=[0, 1], values=np.array([[255, 0, 0, 255], [0, 0, 255, 128]], np.uint8),
-                     component_type=5121, normalized=True),
-                dict(pointer="/materials/0/pbrMetallicRoughness/metallicFactor", times=[0, 1, 2],
-                     values=np.zeros(3, np.float32))]
+    channels = [
+        dict(
+            pointer=BASE,
+            times=[0, 1],
+            values=np.array([[255, 0, 0, 255], [0, 0, 255, 128]], np.uint8),
+            component_type=5121,
+            normalized=True,
+        ),
+        dict(
+            pointer="/materials/0/pbrMetallicRoughness/metallicFactor", times=[0, 1, 2], values=np.zeros(3, np.float32)
+        ),
+    ]
     path = _scene_file(tmp_path, channels)
     doc = json.loads(path.read_text())
     # the metallic output becomes a sparse accessor: zeros, with key 1 set to 0.75 and key 2 to 0.25
@@ -309,5 +389,4 @@ def test_normalized_and_sparse_outputs_are_read_as_floats(tmp_path):
     clip = scene.clips[0]
     assert not scene.document.ignored_channels
     np.testing.assert_allclose(clip.sample(0.5)[0, :4], [0.5, 0.0, 0.5, (1 + 128 / 255) / 2], atol=1e-6)
-    np.testing.assert_allclose(clip.sample(np.array([0.0, 1.0, 1.5, 2.0]))[:, 1, 0], [0.0, 0.75, 0.5, 0.25],
-                               atol=1e-7)
+    np.testing.assert_allclose(clip.sample(np.array([0.0, 1.0, 1.5, 2.0]))[:, 1, 0], [0.0, 0.75, 0.5, 0.25], atol=1e-7)

@@ -1,4 +1,5 @@
 """Loop seams: the value and velocity jump of each channel when a clip wraps from its duration to 0."""
+
 from __future__ import annotations
 
 import math
@@ -7,14 +8,14 @@ import warnings
 import numpy as np
 import pytest
 
-from tests.conftest import khronos_model_names, khronos_model
+from tests.conftest import khronos_model, khronos_model_names
 from tests.gltf_builder import GltfBuilder
 from viewer import load
-from viewer.base import math3d
 from viewer.animation import seams as seams_module
 from viewer.animation.clip import Channel, Clip
 from viewer.animation.modes import MODES, Curve
 from viewer.animation.seams import Seams, loop_seams
+from viewer.base import math3d
 
 
 def channel(path, times, values, interpolation="LINEAR", node=0, tangents=None):
@@ -67,8 +68,15 @@ def test_seam_that_kinks_no_harder_than_its_own_keys_is_not_flagged():
     s = seams_of(channel("translation", [0, 1, 2], [0, 1, 0]))  # turns at the middle key as hard as at the seam
     assert s.velocity_jump[0] == pytest.approx(2.0, rel=1e-6)
     assert not s.flagged[0]
-    arch = seams_of(channel("translation", [0, 0.5, 1], [0, 1, 0], "CUBICSPLINE",
-                            tangents=[[math.pi, 0, 0], [0, 0, 0], [-math.pi, 0, 0]]))
+    arch = seams_of(
+        channel(
+            "translation",
+            [0, 0.5, 1],
+            [0, 1, 0],
+            "CUBICSPLINE",
+            tangents=[[math.pi, 0, 0], [0, 0, 0], [-math.pi, 0, 0]],
+        )
+    )
     assert arch.velocity_jump[0] == pytest.approx(2 * math.pi, rel=1e-6)  # smooth inside, kinked at the seam
     assert arch.velocity_flagged[0]
 
@@ -76,8 +84,9 @@ def test_seam_that_kinks_no_harder_than_its_own_keys_is_not_flagged():
 def test_smooth_cubic_loop_matches_velocity_to_second_order():
     t = np.linspace(0.0, 2.0, 9)
     w = math.pi  # one period over 2 s
-    s = seams_of(channel("translation", t, np.sin(w * t), "CUBICSPLINE",
-                         tangents=np.cos(w * t)[:, None] * w * [1.0, 0.0, 0.0]))
+    s = seams_of(
+        channel("translation", t, np.sin(w * t), "CUBICSPLINE", tangents=np.cos(w * t)[:, None] * w * [1.0, 0.0, 0.0])
+    )
     assert s.velocity_jump[0] < 1e-6 and not s.flagged[0]
 
 
@@ -148,9 +157,14 @@ def test_small_miss_on_large_move_is_not_flagged():
     assert s.value_tolerance[0] == pytest.approx(seams_module.VALUE_REL_TOL * 5.0)
 
 
-@pytest.mark.parametrize("clip", [Clip("empty", 0, []), Clip("still", 0, [channel("translation", [0], [5.0])]),
-                                  Clip("two still", 0, [channel("scale", [0], [2.0]),
-                                                        channel("rotation", [0], z_quat([30.0]), node=1)])])
+@pytest.mark.parametrize(
+    "clip",
+    [
+        Clip("empty", 0, []),
+        Clip("still", 0, [channel("translation", [0], [5.0])]),
+        Clip("two still", 0, [channel("scale", [0], [2.0]), channel("rotation", [0], z_quat([30.0]), node=1)]),
+    ],
+)
 def test_zero_duration_or_no_channels_gives_zeros(clip):
     s = loop_seams(clip)
     assert s.value_jump.shape == s.velocity_jump.shape == s.flagged.shape == (len(clip.channels),)
@@ -176,16 +190,23 @@ def test_one_batched_sample_call(monkeypatch):
 
 @pytest.mark.parametrize("mode", MODES)
 def test_every_mode_gives_finite_results(mode):
-    s = seams_of(channel("translation", [0, 0.5, 2], [0, 3, 1]), channel("rotation", [0, 1, 2],
-                 z_quat([0, 100, 10]), node=1), mode=mode)
+    s = seams_of(
+        channel("translation", [0, 0.5, 2], [0, 3, 1]),
+        channel("rotation", [0, 1, 2], z_quat([0, 100, 10]), node=1),
+        mode=mode,
+    )
     assert np.isfinite(s.value_jump).all() and np.isfinite(s.velocity_jump).all()
 
 
 def test_from_a_file(tmp_path):
     b = GltfBuilder()
     node = b.add_node()
-    b.add_animation([dict(node=node, path="translation", times=[0, 1, 2], values=[[0, 0, 0], [1, 0, 0], [2, 0, 0]]),
-                     dict(node=node, path="rotation", times=[0, 2], values=z_quat([0, 90]).tolist())])
+    b.add_animation(
+        [
+            dict(node=node, path="translation", times=[0, 1, 2], values=[[0, 0, 0], [1, 0, 0], [2, 0, 0]]),
+            dict(node=node, path="rotation", times=[0, 2], values=z_quat([0, 90]).tolist()),
+        ]
+    )
     b.add_scene([node])
     s = loop_seams(load(b.write_gltf(tmp_path)).clips[0])
     np.testing.assert_allclose(s.value_jump, [2.0, 90.0], rtol=1e-6)

@@ -5,6 +5,7 @@ them, so the wiring of ``WindowConfig`` is tested too. Time is synthetic: every 
 ``dt`` seconds to ``on_render``; nothing reads the wall clock. The headless window has no key codes, so
 keys are their moderngl-window names ("SPACE", "RIGHT", "NUMBER_1" …).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -14,8 +15,8 @@ import pytest
 from moderngl_window.context.base.keys import KeyModifiers
 
 from viewer.app.window import ViewerApp, ViewOptions
-from viewer.cli.view import open_window
 from viewer.base.resources import asset_path
+from viewer.cli.view import open_window
 
 FRAME_DT = 1.0 / 60.0
 SIZE = (960, 540)
@@ -128,7 +129,7 @@ class Driver:
         """The 3D view only: above the bar, left of the panel column, anything drawn over it blacked out."""
         rgb = self.pixels()
         for x, y, w, h in self.app.overlay.rects:
-            rgb[max(int(y), 0): int(y + h) + 1, max(int(x), 0): int(x + w) + 1] = 0
+            rgb[max(int(y), 0) : int(y + h) + 1, max(int(x), 0) : int(x + w) + 1] = 0
         _, _, view_w, view_h = self.layout.scene_viewport()
         return rgb[:view_h, :view_w]
 

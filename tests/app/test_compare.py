@@ -1,12 +1,13 @@
 """The window's compare view (``--compare``, C, the Compare panel), driven headless through the real app."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 from tests.app.conftest import Driver, demo
-from viewer.compare import views as compare
 from viewer.cli import main
+from viewer.compare import views as compare
 from viewer.ui.state import ViewerState
 
 MODES3 = ("step", "linear", "catmull-rom")
@@ -23,7 +24,7 @@ def irregular():
 def pane_crops(d: Driver) -> list[np.ndarray]:
     """The panes of the 3D view (overlay hidden), below their labels, one pixel in from each border."""
     rgb = d.pixels().astype(int)
-    return [rgb[y + LABEL_H: y + h - 1, x + 2: x + w - 2] for x, y, w, h in d.app.compare_view.rects]
+    return [rgb[y + LABEL_H : y + h - 1, x + 2 : x + w - 2] for x, y, w, h in d.app.compare_view.rects]
 
 
 def test_compare_panes_agree_at_keys_and_differ_between(irregular):

@@ -3,6 +3,7 @@
 The app runs headless (moderngl-window ``headless`` window on EGL); the command runs in a subprocess with
 ``--window headless --backend egl --frames N`` so it exits by itself.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -83,8 +84,9 @@ def test_p_saves_the_frame_as_png(tmp_path):
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "viewer", *args], cwd=REPO_ROOT, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "viewer", *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_command_opens_the_demo_and_a_file_headless():
@@ -96,8 +98,13 @@ def test_command_opens_the_demo_and_a_file_headless():
 def test_command_bad_input_is_one_line_and_status_2(tmp_path):
     bad = tmp_path / "bad.gltf"
     bad.write_text("not json")
-    for args in ([str(bad)], [str(demo("triangle.gltf")), "--animation", "5"], ["--speed", "fast"], ["--fps", "0"],
-                 ["--time", "nan"]):
+    for args in (
+        [str(bad)],
+        [str(demo("triangle.gltf")), "--animation", "5"],
+        ["--speed", "fast"],
+        ["--fps", "0"],
+        ["--time", "nan"],
+    ):
         proc = run_cli(*args, "--window", "headless", "--backend", "egl", "--frames", "1")
         assert proc.returncode == 2, (args, proc.stderr)
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr

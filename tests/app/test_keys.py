@@ -5,6 +5,7 @@ through ``wnd.key_event_func``. The sequences copy what pyglet and glfw deliver 
 (recorded under Xvfb with xdotool): pyglet names Shift+"=" the key PLUS and Shift+"/" QUESTION, glfw
 names them EQUAL and SLASH with shift; numpad +/- come as codes no moderngl-window ``Keys`` class names.
 """
+
 from __future__ import annotations
 
 import pytest

@@ -17,6 +17,7 @@ Cases: 1280×720 with three panes (the default compare modes), the docked column
 edge, 960×540, and four panes (one added) at both sizes; on the skinned and the interpolation demos, and on
 Khronos Fox when the shared models are present.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -46,8 +47,11 @@ def model(request):
 def imgui_windows(d: Driver) -> list[tuple[str, tuple[float, float, float, float]]]:
     """(name, (x, y, w, h)) of every window imgui built last frame, as its own context lists them."""
     d.app.overlay._use()
-    return [(w.name, (w.pos.x, w.pos.y, w.size.x, w.size.y)) for w in imgui.get_current_context().windows
-            if w.active and not w.hidden]
+    return [
+        (w.name, (w.pos.x, w.pos.y, w.size.x, w.size.y))
+        for w in imgui.get_current_context().windows
+        if w.active and not w.hidden
+    ]
 
 
 def overlaps(a, b) -> bool:
@@ -95,11 +99,11 @@ def check_panes_uncovered(d: Driver, panes: int) -> None:
     own[:view_h, :view_w] = True
     for (x, y, w, h), mode in zip(rects, modes):
         lx, ly, lw, lh = label_box(d, (x, y, w, h), mode)
-        own[ly: ly + lh, lx: lx + lw] = False
+        own[ly : ly + lh, lx : lx + lw] = False
         if x > 0:
-            own[y: y + h, max(x - SEPARATOR_PX, 0): x + SEPARATOR_PX + 1] = False
+            own[y : y + h, max(x - SEPARATOR_PX, 0) : x + SEPARATOR_PX + 1] = False
         if y > 0:
-            own[max(y - SEPARATOR_PX, 0): y + SEPARATOR_PX + 1, x: x + w] = False
+            own[max(y - SEPARATOR_PX, 0) : y + SEPARATOR_PX + 1, x : x + w] = False
 
     for (x, y, w, h), mode in zip(rects, modes):
         where = f"{mode} pane {(x, y, w, h)} at {d.wnd.size}"
@@ -111,18 +115,20 @@ def check_panes_uncovered(d: Driver, panes: int) -> None:
             assert not overlaps((cx, cy, 1, 1), r), f"{where}: the centre is under {name} {r}"
 
         lx, ly, lw, lh = box
-        text = shot[ly: ly + lh, lx: lx + lw]
+        text = shot[ly : ly + lh, lx : lx + lw]
         near = np.abs(text - np.array(compare.mode_rgb255(mode))).max(axis=2) <= LABEL_TOLERANCE
         assert near.sum() >= LABEL_MIN_PIXELS, f"{where}: the label's text colour is not on screen ({near.sum()} px)"
 
-        centre = np.s_[cy - CENTRE_HALF: cy + CENTRE_HALF + 1, cx - CENTRE_HALF: cx + CENTRE_HALF + 1]
+        centre = np.s_[cy - CENTRE_HALF : cy + CENTRE_HALF + 1, cx - CENTRE_HALF : cx + CENTRE_HALF + 1]
         assert own[centre].all()
         assert np.array_equal(shot[centre], bare[centre]), f"{where}: the overlay drew over the pane's centre"
         pane = np.zeros_like(own)
-        pane[y: y + h, x: x + w] = True
+        pane[y : y + h, x : x + w] = True
         differ = (np.abs(shot - bare).max(axis=2) > 0) & own & pane
-        assert not differ.any(), f"{where}: the overlay drew over {differ.sum()} px of the pane, " \
-                                 f"first at (x, y) = {tuple(int(v) for v in np.argwhere(differ)[0][::-1])}"
+        assert not differ.any(), (
+            f"{where}: the overlay drew over {differ.sum()} px of the pane, "
+            f"first at (x, y) = {tuple(int(v) for v in np.argwhere(differ)[0][::-1])}"
+        )
     assert d.app.ctx.error == "GL_NO_ERROR"
 
 

@@ -3,6 +3,7 @@
 Each test opens a demo asset, sends key events through the window's callbacks and advances synthetic
 frame time; it checks the clock (exact key times, exact frame steps) and, where it matters, the pixels.
 """
+
 from __future__ import annotations
 
 import numpy as np

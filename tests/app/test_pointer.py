@@ -3,6 +3,7 @@
 Pointer positions come from the pure layout (``viewer.ui.timeline``), the same numbers the overlay
 draws with, so "a drag to x2 seeks to t_of(x2)" is checked exactly.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -122,7 +123,7 @@ def test_click_on_a_joint_selects_it_and_orbit_drag_leaves_time_alone():
         names = d.app.scene.nodes.names
         elbow = names.index("elbow")
         vp = d.app.overlay.layout.scene_viewport()
-        (x, y), = to_window(d.app.pose.world[[elbow], :3, 3], d.app.view_projection(), (vp[2], vp[3]))[0]
+        ((x, y),) = to_window(d.app.pose.world[[elbow], :3, 3], d.app.view_projection(), (vp[2], vp[3]))[0]
         d.click(round(x), round(y))
         assert d.app.state.selected_node == elbow
         t, yaw = d.clock.t, d.app.camera.yaw

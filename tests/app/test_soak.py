@@ -4,10 +4,11 @@ Every GL object the app makes is counted by wrapping the context's factory metho
 exists; an object counts as alive until its ``release()`` (moderngl then swaps its handle for an
 ``InvalidObject``). Checked: the live count is the same after the soak as after the first load of the
 same file (reloads free what they replace), it is zero after ``release()``, and resident memory grows by
-less than 5 MB from a baseline taken after the first 10 reloads (warm-up). The clock is synthetic: 6000 frames of 0.1 s (10 fps) at
-320×180 pixels, skeleton, bounds and the expanded dope sheet on, so every drawing path runs each frame.
-About 30 s on two cores; most of it is the imgui overlay, drawn every frame as in the window.
+less than 5 MB from a baseline taken after the first 10 reloads (warm-up). The clock is synthetic: 6000 frames of
+0.1 s (10 fps) at 320×180 pixels, skeleton, bounds and the expanded dope sheet on, so every drawing path runs
+each frame. About 30 s on two cores; most of it is the imgui overlay, drawn every frame as in the window.
 """
+
 from __future__ import annotations
 
 import gc
@@ -19,9 +20,24 @@ import pytest
 
 from tests.app.conftest import Driver, demo
 
-FACTORIES = ("buffer", "texture", "texture_array", "texture3d", "texture_cube", "depth_texture", "renderbuffer",
-             "depth_renderbuffer", "framebuffer", "vertex_array", "simple_vertex_array", "program", "sampler",
-             "query", "scope", "compute_shader")
+FACTORIES = (
+    "buffer",
+    "texture",
+    "texture_array",
+    "texture3d",
+    "texture_cube",
+    "depth_texture",
+    "renderbuffer",
+    "depth_renderbuffer",
+    "framebuffer",
+    "vertex_array",
+    "simple_vertex_array",
+    "program",
+    "sampler",
+    "query",
+    "scope",
+    "compute_shader",
+)
 SIMULATED_SECONDS = 600.0
 DT = 0.1
 RELOADS = 50
@@ -47,6 +63,7 @@ class GlCensus:
             obj = factory(*args, **kwargs)
             self.made.append(obj)
             return obj
+
         return make
 
     def alive(self) -> dict[str, int]:
@@ -102,13 +119,16 @@ def test_ten_minutes_and_fifty_reloads_leak_neither_memory_nor_gl_objects():
         end = on_first[RELOADS]
         # programs are a cache of compiled variants shared by every file: it grows to the variants used
         # once, then never; everything else is per file and must be back to the first load's count
-        assert {k: v for k, v in end.items() if k != "Program"} == \
-            {k: v for k, v in alive_after_load.items() if k != "Program"}, "reloads left GL objects behind"
+        assert {k: v for k, v in end.items() if k != "Program"} == {
+            k: v for k, v in alive_after_load.items() if k != "Program"
+        }, "reloads left GL objects behind"
         assert on_first[5] == on_first[10] == end, "GL objects pile up across reload cycles"
         assert d.wnd.ctx.error == "GL_NO_ERROR"
         made = len({id(o) for o in census.made})
-        print(f"\nsoak: {frames} frames, {reloads} reloads, {made} GL objects made, "
-              f"alive {end}, RSS growth {growth / 2**20:.2f} MB")
+        print(
+            f"\nsoak: {frames} frames, {reloads} reloads, {made} GL objects made, "
+            f"alive {end}, RSS growth {growth / 2**20:.2f} MB"
+        )
     finally:
         d.app.release()
         assert census.alive() == {}, "release() left GL objects behind"

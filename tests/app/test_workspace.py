@@ -1,5 +1,6 @@
 """The workspace in the real app, headless: several clips on one clock, the timeline's zoom, pan and fit,
 the loop range in playback and in the export, motion in place and the follow camera."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -59,7 +60,7 @@ def test_wheel_zooms_the_ruler_around_the_pointer_and_f_fits(two_clips):
         d.scroll(x, y, 2)
         d.frame(0.0)
         zoomed = d.layout.ruler
-        assert zoomed.span == pytest.approx(r.span / 1.25 ** 2)
+        assert zoomed.span == pytest.approx(r.span / 1.25**2)
         assert zoomed.time_at(x) == pytest.approx(t, abs=1e-9)
         camera = d.app.camera.distance
         d.scroll(x, y, 3)
@@ -123,7 +124,7 @@ def test_export_writes_the_loop_range_as_a_gif(two_clips, tmp_path):
         d.clock.seek(0.1)
         d.key("E")
         d.frame(0.0)
-        path, = d.app.exports
+        (path,) = d.app.exports
         with Image.open(path) as gif:
             frames = gif.n_frames
             size = gif.size
@@ -189,8 +190,12 @@ def test_thousands_of_keys_draw_as_bars_without_overflowing_the_ui(tmp_path):
     times = np.arange(3000) / 100.0  # 3 000 keys per channel, 30 s at 100 keys/s
     for k in range(8):
         b.add_node(name=f"n{k}", mesh=mesh)
-    b.add_animation([dict(node=k, path="translation", times=times, values=np.c_[np.sin(times + k), times * 0,
-                                                                                  times * 0]) for k in range(8)])
+    b.add_animation(
+        [
+            dict(node=k, path="translation", times=times, values=np.c_[np.sin(times + k), times * 0, times * 0])
+            for k in range(8)
+        ]
+    )
     b.add_scene(list(range(8)))
     d = Driver(b.write_gltf(tmp_path, "dense.gltf"), size=(1280, 720))
     try:

@@ -9,6 +9,7 @@ the pane rectangles come from the pure layout, the subprocess's imgui rectangles
 Screenshots are read straight from the X server (``XGetImage`` through ctypes: no extra package).
 Skips cleanly when Xvfb or xdotool is missing (``.ci/run`` installs both: ``apt-get install xvfb xdotool``).
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -23,14 +24,15 @@ import numpy as np
 import pytest
 
 from tests.conftest import KHRONOS_DIR, REPO_ROOT
-from viewer.compare import views as compare
 from viewer.base.resources import asset_path
+from viewer.compare import views as compare
 from viewer.scene.scene import load
 from viewer.ui import timeline
 
-pytestmark = pytest.mark.skipif(not (shutil.which("Xvfb") and shutil.which("xdotool")
-                                     and ctypes.util.find_library("X11")),
-                                reason="needs Xvfb, xdotool and libX11 (apt-get install xvfb xdotool)")
+pytestmark = pytest.mark.skipif(
+    not (shutil.which("Xvfb") and shutil.which("xdotool") and ctypes.util.find_library("X11")),
+    reason="needs Xvfb, xdotool and libX11 (apt-get install xvfb xdotool)",
+)
 
 SIZE = (960, 540)
 PLAYHEAD = np.array([255, 160, 40])
@@ -38,10 +40,20 @@ SETTLE = 0.6  # seconds for the viewer to draw a few frames after an input
 
 
 class XImage(ctypes.Structure):
-    _fields_ = [("width", ctypes.c_int), ("height", ctypes.c_int), ("xoffset", ctypes.c_int),
-                ("format", ctypes.c_int), ("data", ctypes.POINTER(ctypes.c_uint8)), ("byte_order", ctypes.c_int),
-                ("bitmap_unit", ctypes.c_int), ("bitmap_bit_order", ctypes.c_int), ("bitmap_pad", ctypes.c_int),
-                ("depth", ctypes.c_int), ("bytes_per_line", ctypes.c_int), ("bits_per_pixel", ctypes.c_int)]
+    _fields_ = [
+        ("width", ctypes.c_int),
+        ("height", ctypes.c_int),
+        ("xoffset", ctypes.c_int),
+        ("format", ctypes.c_int),
+        ("data", ctypes.POINTER(ctypes.c_uint8)),
+        ("byte_order", ctypes.c_int),
+        ("bitmap_unit", ctypes.c_int),
+        ("bitmap_bit_order", ctypes.c_int),
+        ("bitmap_pad", ctypes.c_int),
+        ("depth", ctypes.c_int),
+        ("bytes_per_line", ctypes.c_int),
+        ("bits_per_pixel", ctypes.c_int),
+    ]
 
 
 class Screen:
@@ -54,8 +66,16 @@ class Screen:
         x11.XDefaultRootWindow.restype = ctypes.c_ulong
         x11.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
         x11.XGetImage.restype = ctypes.POINTER(XImage)
-        x11.XGetImage.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_int, ctypes.c_uint,
-                                  ctypes.c_uint, ctypes.c_ulong, ctypes.c_int]
+        x11.XGetImage.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_ulong,
+            ctypes.c_int,
+            ctypes.c_int,
+            ctypes.c_uint,
+            ctypes.c_uint,
+            ctypes.c_ulong,
+            ctypes.c_int,
+        ]
         x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
         x11.XFree.argtypes = [ctypes.c_void_p]
         self.x11 = x11
@@ -88,8 +108,12 @@ def model_path():
 @pytest.fixture
 def display():
     read, write = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                            pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    xvfb = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     os.close(write)
     with os.fdopen(read) as f:
         number = f.readline().strip()
@@ -102,8 +126,7 @@ def display():
 
 
 def xdotool(env, *args: str) -> str:
-    return subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, timeout=30,
-                          check=True).stdout
+    return subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, timeout=30, check=True).stdout
 
 
 def wait_for_window(env, app: subprocess.Popen, timeout: float = 30.0) -> str:
@@ -112,8 +135,13 @@ def wait_for_window(env, app: subprocess.Popen, timeout: float = 30.0) -> str:
     while time.monotonic() < deadline:
         if app.poll() is not None:
             pytest.fail(f"animview exited with {app.returncode}: {app.stderr.read()}")
-        found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "animview"], env=env,
-                               capture_output=True, text=True, timeout=30).stdout.split()
+        found = subprocess.run(
+            ["xdotool", "search", "--onlyvisible", "--name", "animview"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        ).stdout.split()
         if found:
             return found[0]
         time.sleep(0.2)
@@ -122,7 +150,7 @@ def wait_for_window(env, app: subprocess.Popen, timeout: float = 30.0) -> str:
 
 def playhead_x(shot: np.ndarray, row: int) -> float:
     """Window x of the orange playhead line on one pixel row (the mean of its orange pixels)."""
-    orange = np.flatnonzero(np.abs(shot[row, timeline.LABEL_W:].astype(int) - PLAYHEAD).sum(axis=1) < 60)
+    orange = np.flatnonzero(np.abs(shot[row, timeline.LABEL_W :].astype(int) - PLAYHEAD).sum(axis=1) < 60)
     assert len(orange), "no playhead on that row"
     return timeline.LABEL_W + float(orange.mean())  # right of the labels (a selected channel's is orange too)
 
@@ -155,7 +183,7 @@ def test_real_window_under_xvfb(display):
         c = shot()
         time.sleep(0.5)
         d = shot()
-        still = lambda s: np.delete(s, np.s_[int(lay.controls_y): int(lay.ruler_y)], axis=0)  # noqa: E731
+        still = lambda s: np.delete(s, np.s_[int(lay.controls_y) : int(lay.ruler_y)], axis=0)  # noqa: E731
         assert np.array_equal(still(c), still(d)), "paused frames differ"  # (the controls row has the fps)
 
         row = int(lay.summary_y + timeline.ROW_H - 2)
@@ -206,7 +234,7 @@ def test_typed_shortcuts_and_esc_under_xvfb(display):
 
         def shot() -> np.ndarray:
             rgb = screen.grab(wx, wy, w, h)
-            rgb[int(fy) - 2: int(fy + fh) + 3, int(fx + fw):] = 0  # the fps readout
+            rgb[int(fy) - 2 : int(fy + fh) + 3, int(fx + fw) :] = 0  # the fps readout
             return rgb
 
         deadline = time.monotonic() + 30
@@ -227,8 +255,13 @@ def test_typed_shortcuts_and_esc_under_xvfb(display):
             assert not np.array_equal(after(up), base), f"{up} did not change the speed"
             assert np.array_equal(after(down), base), f"{up} then {down} is not back to the first speed"
         helped = after("question")
-        assert np.abs(helped[h // 3: 2 * h // 3, w // 3: 2 * w // 3].astype(int) - base[h // 3: 2 * h // 3,
-                      w // 3: 2 * w // 3]).sum() > 0, "? showed no help"
+        assert (
+            np.abs(
+                helped[h // 3 : 2 * h // 3, w // 3 : 2 * w // 3].astype(int)
+                - base[h // 3 : 2 * h // 3, w // 3 : 2 * w // 3]
+            ).sum()
+            > 0
+        ), "? showed no help"
         assert np.array_equal(after("Escape"), base) and app.poll() is None, "Esc did not just close the help"
 
         combo = (str(wx + round(fx - 60)), str(wy + round(fy + fh / 2)))  # the clip combo, left of the time field
@@ -269,9 +302,14 @@ def start_viewer(display: str, path, *options: str, size: tuple[int, int] = SIZE
     """``animview FILE`` in a real pyglet window on ``display``; the environment and the process."""
     env = dict(os.environ, DISPLAY=display)
     env.pop("WAYLAND_DISPLAY", None)
-    app = subprocess.Popen([sys.executable, "-m", "viewer", str(path), "--window", "pyglet", *options,
-                            "--size", f"{size[0]}x{size[1]}"], cwd=REPO_ROOT, env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    app = subprocess.Popen(
+        [sys.executable, "-m", "viewer", str(path), "--window", "pyglet", *options, "--size", f"{size[0]}x{size[1]}"],
+        cwd=REPO_ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     return env, app
 
 
@@ -355,18 +393,19 @@ def test_compare_view_plays_and_its_panes_are_uncovered_under_xvfb(display, tmp_
 def check_panes_on_screen(rgb: np.ndarray, rects, view_w: int, view_h: int) -> None:
     """Each pane's label and centre in a screenshot ``rgb`` (int, window pixels) are the 3D view's."""
     near = lambda px, colour, tol: np.abs(px - colour).max(axis=-1) <= tol  # noqa: E731
-    column = rgb[view_h // 2: view_h - 20, view_w + 2: view_w + 6]
-    view_edge = rgb[view_h // 2: view_h - 20, view_w - 6: view_w - 2]
-    assert near(column, PANEL_BG_OVER_VIEW, 4).mean() > 0.5 and near(view_edge, PANEL_BG_OVER_VIEW, 3).mean() < 0.1, \
+    column = rgb[view_h // 2 : view_h - 20, view_w + 2 : view_w + 6]
+    view_edge = rgb[view_h // 2 : view_h - 20, view_w - 6 : view_w - 2]
+    assert near(column, PANEL_BG_OVER_VIEW, 4).mean() > 0.5 and near(view_edge, PANEL_BG_OVER_VIEW, 3).mean() < 0.1, (
         "the docked column's left edge is not where the layout puts it"
+    )
     for (x, y, w, h), mode in zip(rects, COMPARE_MODES):
         where = f"{mode} pane {(x, y, w, h)}"
         if x > 0:  # the separator line on the pane's left edge, as the pure layout places it
-            line = rgb[y + h // 4: y + 3 * h // 4, x - 1: x + 2]
+            line = rgb[y + h // 4 : y + 3 * h // 4, x - 1 : x + 2]
             assert near(line, SEPARATOR, 6).any(axis=1).all(), f"{where}: no separator at x = {x}"
-        label = rgb[y + 3: y + 9 + LABEL_TEXT_H, x + 3: x + 13 + LABEL_CHAR_W * len(mode)]
+        label = rgb[y + 3 : y + 9 + LABEL_TEXT_H, x + 3 : x + 13 + LABEL_CHAR_W * len(mode)]
         count = near(label, np.array(compare.mode_rgb255(mode)), 10).sum()
         assert count >= LABEL_MIN_PIXELS, f"{where}: the label's colour is not on screen ({count} px)"
         cx, cy = x + w // 2, y + h // 2
-        centre = rgb[cy - 7: cy + 8, cx - 7: cx + 8]
+        centre = rgb[cy - 7 : cy + 8, cx - 7 : cx + 8]
         assert not near(centre, PANEL_BG_OVER_VIEW, 3).any(), f"{where}: the centre shows a panel's background"

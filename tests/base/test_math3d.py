@@ -4,6 +4,7 @@ Every reference in this file is an independent implementation: Rodrigues' rotati
 the quaternion→matrix expansion, explicit T @ R @ S products, the textbook gluPerspective / gluLookAt
 matrices. pyrr is used inside ``perspective``; the test here is what proves that call right.
 """
+
 from __future__ import annotations
 
 import math
@@ -19,6 +20,7 @@ SETTINGS = settings(max_examples=80, derandomize=True, deadline=None)
 
 
 # -- independent references ------------------------------------------------------------------------
+
 
 def rodrigues(axis, angle) -> np.ndarray:
     """Rotation matrix of ``angle`` radians about ``axis`` (column vectors), by Rodrigues' formula."""
@@ -57,11 +59,16 @@ def angle_between(a, b) -> float:
     return 2.0 * math.acos(min(1.0, abs(w)))
 
 
-unit_quats = st.lists(st.floats(-1.0, 1.0), min_size=4, max_size=4).map(np.array).filter(
-    lambda v: np.linalg.norm(v) > 0.2).map(lambda v: v / np.linalg.norm(v))
+unit_quats = (
+    st.lists(st.floats(-1.0, 1.0), min_size=4, max_size=4)
+    .map(np.array)
+    .filter(lambda v: np.linalg.norm(v) > 0.2)
+    .map(lambda v: v / np.linalg.norm(v))
+)
 
 
 # -- quaternion → matrix, compose --------------------------------------------------------------------
+
 
 def test_quarter_turn_about_z_maps_x_to_y():
     r = math3d.quat_to_matrix3(axis_angle_quat([0, 0, 1], math.pi / 2))
@@ -74,8 +81,9 @@ def test_quat_to_matrix3_matches_rodrigues_on_random_rotations():
     rng = np.random.default_rng(1)
     for _ in range(50):
         axis, angle = random_axis_angle(rng)
-        np.testing.assert_allclose(math3d.quat_to_matrix3(axis_angle_quat(axis, angle)), rodrigues(axis, angle),
-                                   atol=1e-12)
+        np.testing.assert_allclose(
+            math3d.quat_to_matrix3(axis_angle_quat(axis, angle)), rodrigues(axis, angle), atol=1e-12
+        )
 
 
 def test_quat_to_matrix3_broadcasts_over_leading_axes():
@@ -125,8 +133,11 @@ def test_quat_multiply_composes_rotations_b_first():
     for _ in range(20):
         a = axis_angle_quat(*random_axis_angle(rng))
         b = axis_angle_quat(*random_axis_angle(rng))
-        np.testing.assert_allclose(math3d.quat_to_matrix3(math3d.quat_multiply(a, b)),
-                                   math3d.quat_to_matrix3(a) @ math3d.quat_to_matrix3(b), atol=1e-12)
+        np.testing.assert_allclose(
+            math3d.quat_to_matrix3(math3d.quat_multiply(a, b)),
+            math3d.quat_to_matrix3(a) @ math3d.quat_to_matrix3(b),
+            atol=1e-12,
+        )
 
 
 def test_quat_from_axis_angle_matches_definition():
@@ -148,6 +159,7 @@ def test_quat_angle_between_ignores_sign():
 
 
 # -- decompose / matrix → quaternion round trips ----------------------------------------------------
+
 
 def test_decompose_round_trip_random_trs():
     rng = np.random.default_rng(5)
@@ -171,8 +183,13 @@ def test_decompose_mirror_matrix_recomposes():
 
 
 def _near_half_turn_cases(rng):
-    cases = [(np.array([1.0, 0, 0]), math.pi), (np.array([0, 1.0, 0]), math.pi), (np.array([0, 0, 1.0]), math.pi),
-             (np.array([1.0, 1, 1]), math.pi), (np.array([0, 0, 1.0]), 0.0)]
+    cases = [
+        (np.array([1.0, 0, 0]), math.pi),
+        (np.array([0, 1.0, 0]), math.pi),
+        (np.array([0, 0, 1.0]), math.pi),
+        (np.array([1.0, 1, 1]), math.pi),
+        (np.array([0, 0, 1.0]), 0.0),
+    ]
     for _ in range(30):
         axis, _ = random_axis_angle(rng)
         cases.append((axis, math.pi - 10.0 ** rng.uniform(-12, -2)))
@@ -202,6 +219,7 @@ def test_matrix3_to_quat_batched():
 
 
 # -- slerp ------------------------------------------------------------------------------------------
+
 
 def test_slerp_halfway_between_identity_and_quarter_turn_is_eighth_turn():
     q = math3d.slerp([0, 0, 0, 1], axis_angle_quat([0, 0, 1], math.pi / 2), 0.5)
@@ -259,16 +277,20 @@ def test_slerp_broadcasts_over_u():
 
 # -- camera matrices ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("fov_y,aspect,near,far", [(math.radians(60), 16 / 9, 0.1, 100.0),
-                                                   (0.8, 1.0, 0.01, 1000.0), (1.2, 0.5, 2.0, 3.0)])
+
+@pytest.mark.parametrize(
+    "fov_y,aspect,near,far", [(math.radians(60), 16 / 9, 0.1, 100.0), (0.8, 1.0, 0.01, 1000.0), (1.2, 0.5, 2.0, 3.0)]
+)
 def test_perspective_matches_opengl_formula(fov_y, aspect, near, far):
     f = 1.0 / math.tan(fov_y / 2.0)
-    expected = np.array([
-        [f / aspect, 0, 0, 0],
-        [0, f, 0, 0],
-        [0, 0, (far + near) / (near - far), 2 * far * near / (near - far)],
-        [0, 0, -1, 0],
-    ])
+    expected = np.array(
+        [
+            [f / aspect, 0, 0, 0],
+            [0, f, 0, 0],
+            [0, 0, (far + near) / (near - far), 2 * far * near / (near - far)],
+            [0, 0, -1, 0],
+        ]
+    )
     got = math3d.perspective(fov_y, aspect, near, far)
     np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-9)
     # A point on the near plane maps to NDC z = -1, on the far plane to +1 (column vectors).
@@ -316,9 +338,12 @@ def test_to_gl_is_column_major_float32():
 
 
 def test_quat_to_euler_degrees_simple_axes():
-    np.testing.assert_allclose(math3d.quat_to_euler_degrees(axis_angle_quat([0, 0, 1], math.radians(30))),
-                               [0, 0, 30], atol=1e-9)
-    np.testing.assert_allclose(math3d.quat_to_euler_degrees(axis_angle_quat([1, 0, 0], math.radians(-45))),
-                               [-45, 0, 0], atol=1e-9)
-    np.testing.assert_allclose(math3d.quat_to_euler_degrees(axis_angle_quat([0, 1, 0], math.radians(20))),
-                               [0, 20, 0], atol=1e-9)
+    np.testing.assert_allclose(
+        math3d.quat_to_euler_degrees(axis_angle_quat([0, 0, 1], math.radians(30))), [0, 0, 30], atol=1e-9
+    )
+    np.testing.assert_allclose(
+        math3d.quat_to_euler_degrees(axis_angle_quat([1, 0, 0], math.radians(-45))), [-45, 0, 0], atol=1e-9
+    )
+    np.testing.assert_allclose(
+        math3d.quat_to_euler_degrees(axis_angle_quat([0, 1, 0], math.radians(20))), [0, 20, 0], atol=1e-9
+    )

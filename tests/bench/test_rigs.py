@@ -1,5 +1,6 @@
 """tools/bench_rigs.py: the two speed-comparison rigs (50 Foxes, a 10 000-node tree) are valid files that
 animview loads with the expected nodes, skins and channels, and are written byte for byte the same each time."""
+
 from __future__ import annotations
 
 import json
@@ -17,7 +18,7 @@ from viewer.scene.scene import load
 def glb_json(path) -> dict:
     data = path.read_bytes()
     length = struct.unpack_from("<I", data, 12)[0]
-    return json.loads(data[20:20 + length])
+    return json.loads(data[20 : 20 + length])
 
 
 @pytest.fixture(scope="module")

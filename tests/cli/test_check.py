@@ -1,5 +1,6 @@
 """``animview check`` and ``animview render --outdir`` as a person runs them: exit statuses, the printed
 report, ``--json``, and the HTML report and contact sheet opened in a real browser (every clip shown)."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,9 @@ def clean_file(folder: Path, name: str) -> Path:
     starts, and the turn at the seam is no sharper than the one in the middle)."""
     b = GltfBuilder()
     node = b.add_node(mesh=b.add_mesh(positions=[[0, 0, 0], [1, 0, 0], [0, 1, 0]], indices=[0, 1, 2]))
-    b.add_animation([dict(node=node, path="translation", times=[0, 1, 2],
-                          values=[[0, 0, 0], [1, 0, 0], [0, 0, 0]])], name="slide")
+    b.add_animation(
+        [dict(node=node, path="translation", times=[0, 1, 2], values=[[0, 0, 0], [1, 0, 0], [0, 0, 0]])], name="slide"
+    )
     b.add_scene([node])
     return b.write_gltf(folder, name, embed=True)
 
@@ -97,16 +99,19 @@ def test_a_file_over_the_time_limit_is_reported_as_such(capsys, library):
     assert "TIME-LIMIT" in out and "0.0001 s" in out
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["check", "/no/such/folder"], "does not exist"),
-    (["check", "{lib}", "--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"], "exclude each other"),
-    (["check", "{lib}", "--json", "/no/such/folder/r.json"], "does not exist"),
-    (["render", "{lib}", "-o", "x.png"], "renders one FILE"),
-    (["render", "{lib}/flip.gltf", "{lib}/rig.glb", "-o", "x.png"], "renders one FILE"),
-    (["render", "{lib}"], "give -o OUT"),
-    (["render", "{lib}", "--outdir", "{tmp}/o", "--compare", "step,linear"], "not with --outdir"),
-    (["render", "{lib}", "--outdir", "{tmp}/o", "--contact-sheet", "{tmp}/sheet.jpg"], "writes a PNG"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["check", "/no/such/folder"], "does not exist"),
+        (["check", "{lib}", "--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"], "exclude each other"),
+        (["check", "{lib}", "--json", "/no/such/folder/r.json"], "does not exist"),
+        (["render", "{lib}", "-o", "x.png"], "renders one FILE"),
+        (["render", "{lib}/flip.gltf", "{lib}/rig.glb", "-o", "x.png"], "renders one FILE"),
+        (["render", "{lib}"], "give -o OUT"),
+        (["render", "{lib}", "--outdir", "{tmp}/o", "--compare", "step,linear"], "not with --outdir"),
+        (["render", "{lib}", "--outdir", "{tmp}/o", "--contact-sheet", "{tmp}/sheet.jpg"], "writes a PNG"),
+    ],
+)
 def test_bad_usage_is_one_line_and_status_2(capsys, library, tmp_path, argv, message):
     argv = [a.format(lib=library, tmp=tmp_path) for a in argv]
     status, out, err = run(capsys, *argv)
@@ -114,12 +119,28 @@ def test_bad_usage_is_one_line_and_status_2(capsys, library, tmp_path, argv, mes
     assert len(err.strip().splitlines()) == 1 and message in err
 
 
-def test_render_outdir_writes_previews_a_contact_sheet_and_a_report_a_browser_shows(capsys, library, tmp_path,
-                                                                                   browser):  # noqa: F811
+def test_render_outdir_writes_previews_a_contact_sheet_and_a_report_a_browser_shows(capsys, library, tmp_path, browser):  # noqa: F811
     (library / "broken.gltf").write_text("{ not json")
     outdir, sheet, html = tmp_path / "previews", tmp_path / "sheet.png", tmp_path / "report.html"
-    status, out, err = run(capsys, "render", library, "--outdir", outdir, "--gif", "--fps", "5", "--jobs", "2",
-                           "--contact-sheet", sheet, "--html", html, "--json", tmp_path / "r.json", "--quiet")
+    status, out, err = run(
+        capsys,
+        "render",
+        library,
+        "--outdir",
+        outdir,
+        "--gif",
+        "--fps",
+        "5",
+        "--jobs",
+        "2",
+        "--contact-sheet",
+        sheet,
+        "--html",
+        html,
+        "--json",
+        tmp_path / "r.json",
+        "--quiet",
+    )
     assert status == 1  # the broken file
     results = json.loads((tmp_path / "r.json").read_text())["results"]
     clips = [c for r in results for c in r["clips"]]

@@ -3,6 +3,7 @@
 Most cases call ``viewer.cli.main`` in-process (fast); a few run ``python -m viewer`` in a subprocess to
 prove the real process behaves the same (exit status, no traceback).
 """
+
 from __future__ import annotations
 
 import json
@@ -19,9 +20,19 @@ from viewer import load
 from viewer.animation.modes import MODES
 from viewer.cli import main
 
-BENCH_KEYS = {"channels", "frames", "per_frame_channel_samples_per_s", "batch_channel_samples_per_s",
-              "update_ms_per_frame", "update_us_per_frame", "update_us_per_frame_numpy", "load_s",
-              "per_frame_channel_samples_per_s_numpy", "batch_channel_samples_per_s_numpy", "kernel"}
+BENCH_KEYS = {
+    "channels",
+    "frames",
+    "per_frame_channel_samples_per_s",
+    "batch_channel_samples_per_s",
+    "update_ms_per_frame",
+    "update_us_per_frame",
+    "update_us_per_frame_numpy",
+    "load_s",
+    "per_frame_channel_samples_per_s_numpy",
+    "batch_channel_samples_per_s_numpy",
+    "kernel",
+}
 BENCH_OPTIONAL = {"render_fps", "render_fps_noaa", "render_fps_msaa", "render_aa", "first_frame_s", "kernel_load_s"}
 
 
@@ -32,8 +43,9 @@ def run(capsys, *argv) -> tuple[int, str, str]:
 
 
 def run_process(*argv) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "viewer", *map(str, argv)], cwd=REPO_ROOT, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "viewer", *map(str, argv)], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120
+    )
 
 
 @pytest.fixture
@@ -46,13 +58,15 @@ def tutorial_file(tmp_path):
     """One node, translation keys 0.8 → (14, 3, −2) and 1.6 → (18, 1, 1) (the tutorial's example)."""
     b = GltfBuilder()
     b.add_node()
-    b.add_animation([dict(node=0, path="translation", times=[0.8, 1.6], values=[[14, 3, -2], [18, 1, 1]])],
-                    name="Slide")
+    b.add_animation(
+        [dict(node=0, path="translation", times=[0.8, 1.6], values=[[14, 3, -2], [18, 1, 1]])], name="Slide"
+    )
     b.add_scene([0])
     return b.write_gltf(tmp_path, "tutorial.gltf")
 
 
 # -- inspect -------------------------------------------------------------------------------------------
+
 
 def test_inspect_table_on_fox(capsys):
     code, out, err = run(capsys, "inspect", khronos_model("Fox"))
@@ -88,11 +102,15 @@ def test_inspect_json_on_generated_file(capsys, minimal_file):
     (anim,) = info["animations"]
     assert anim["name"] == "Anim" and anim["duration"] == pytest.approx(2.0) and anim["keys"] == 4
     assert [(c["node"], c["path"], c["interpolation"], c["keys"]) for c in anim["channels"]] == [
-        (2, "translation", "LINEAR", 3), (3, "rotation", "CUBICSPLINE", 2), (1, "weights", "STEP", 3),
-        (0, "scale", "LINEAR", 2)]
+        (2, "translation", "LINEAR", 3),
+        (3, "rotation", "CUBICSPLINE", 2),
+        (1, "weights", "STEP", 3),
+        (0, "scale", "LINEAR", 2),
+    ]
 
 
 # -- sample --------------------------------------------------------------------------------------------
+
 
 def _sample(capsys, *argv) -> dict:
     code, out, err = run(capsys, "sample", *argv, "--json")
@@ -139,7 +157,7 @@ def test_sample_every_mode(capsys, minimal_file, mode):
         assert s["t"] == times[f]
         for c, ch in enumerate(clip.channels):
             got = np.array(s["nodes"][str(ch.node)][ch.path])
-            exp = expected[f, c, :ch.width]
+            exp = expected[f, c, : ch.width]
             if ch.path == "rotation":
                 exp = exp / np.linalg.norm(exp)
             np.testing.assert_allclose(got, exp, atol=1e-12, err_msg=f"{mode} {ch.path} t={times[f]}")
@@ -163,20 +181,24 @@ def test_sample_text_output(capsys, tutorial_file):
 
 # -- bad input: one line on stderr, exit 2 ------------------------------------------------------------------
 
-@pytest.mark.parametrize("argv", [
-    ["sample", "{file}", "--mode", "bezier"],
-    ["sample", "{file}", "--animation", "99"],
-    ["sample", "{file}", "--animation", "-1"],
-    ["sample", "{file}", "--times", "abc"],
-    ["sample", "{file}", "--times=1,x"],
-    ["sample", "{file}", "--steps", "0"],
-    ["sample", "{file}", "--steps", "3", "--times", "1"],
-    ["sample", "{missing}"],
-    ["inspect", "{missing}"],
-    ["bench", "{missing}"],
-    ["inspect", "{broken}"],
-    ["frobnicate", "{file}"],
-])
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["sample", "{file}", "--mode", "bezier"],
+        ["sample", "{file}", "--animation", "99"],
+        ["sample", "{file}", "--animation", "-1"],
+        ["sample", "{file}", "--times", "abc"],
+        ["sample", "{file}", "--times=1,x"],
+        ["sample", "{file}", "--steps", "0"],
+        ["sample", "{file}", "--steps", "3", "--times", "1"],
+        ["sample", "{missing}"],
+        ["inspect", "{missing}"],
+        ["bench", "{missing}"],
+        ["inspect", "{broken}"],
+        ["frobnicate", "{file}"],
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, minimal_file, argv):
     broken = tmp_path / "broken.gltf"
     broken.write_text("{ not json", encoding="utf-8")
@@ -189,9 +211,11 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, minimal_file, argv):
 
 
 def test_bad_input_in_a_real_process(tmp_path, minimal_file):
-    for argv, needle in [(["sample", minimal_file, "--animation", "99"], "99"),
-                         (["sample", tmp_path / "nope.gltf"], "nope.gltf"),
-                         (["sample", minimal_file, "--mode", "bezier"], "bezier")]:
+    for argv, needle in [
+        (["sample", minimal_file, "--animation", "99"], "99"),
+        (["sample", tmp_path / "nope.gltf"], "nope.gltf"),
+        (["sample", minimal_file, "--mode", "bezier"], "bezier"),
+    ]:
         proc = run_process(*argv)
         assert proc.returncode == 2, proc
         assert proc.stdout == ""
@@ -209,8 +233,12 @@ def test_real_process_sample_with_negative_times(tutorial_file):
 def test_warnings_are_one_line_each_and_do_not_fail(capsys, tmp_path):
     b = GltfBuilder()
     b.add_node()
-    b.add_animation([dict(node=0, path="translation", times=[0, 1], values=[[0, 0, 0], [1, 1, 1]]),
-                     dict(node=0, path="translation", times=[0, 1], values=[[5, 5, 5], [6, 6, 6]])])
+    b.add_animation(
+        [
+            dict(node=0, path="translation", times=[0, 1], values=[[0, 0, 0], [1, 1, 1]]),
+            dict(node=0, path="translation", times=[0, 1], values=[[5, 5, 5], [6, 6, 6]]),
+        ]
+    )
     b.add_scene([0])
     code, out, err = run(capsys, "sample", b.write_gltf(tmp_path), "--json", "--times=1")
     assert code == 0
@@ -219,6 +247,7 @@ def test_warnings_are_one_line_each_and_do_not_fail(capsys, tmp_path):
 
 
 # -- bench ---------------------------------------------------------------------------------------------
+
 
 def test_bench_json_keys(capsys, minimal_file):
     code, out, err = run(capsys, "bench", minimal_file, "--json", "--frames", "50")
@@ -238,8 +267,18 @@ def test_bench_on_a_still_model_reports_its_render_figures(capsys, tmp_path):
     b = GltfBuilder()
     b.add_node(mesh=b.add_mesh(positions=[[0, 0, 0], [1, 0, 0], [0, 1, 0]], indices=[0, 1, 2]))
     b.add_scene([0])
-    code, out, err = run(capsys, "bench", b.write_gltf(tmp_path, "still.gltf"), "--json", "--frames", "5",
-                         "--render-frames", "5", "--size", "64x48")
+    code, out, err = run(
+        capsys,
+        "bench",
+        b.write_gltf(tmp_path, "still.gltf"),
+        "--json",
+        "--frames",
+        "5",
+        "--render-frames",
+        "5",
+        "--size",
+        "64x48",
+    )
     assert code == 0, err
     result = json.loads(out)
     assert result["channels"] == 0 and result["per_frame_channel_samples_per_s"] == 0.0
@@ -256,6 +295,7 @@ def test_bench_text_output(capsys, minimal_file):
 
 # -- the same argument, the same meaning, in every command ----------------------------------------
 
+
 def test_animation_is_an_index_or_a_name_in_every_command(capsys, tmp_path):
     b = GltfBuilder()
     b.add_node()
@@ -267,11 +307,35 @@ def test_animation_is_an_index_or_a_name_in_every_command(capsys, tmp_path):
         code, out, err = run(capsys, "sample", path, "--json", "--animation", key, "--times=2")
         assert code == 0, err
         assert [a["name"] for a in json.loads(out)["animations"]] == ["Run"]
-        code, _, err = run(capsys, path, "--animation", key, "--window", "headless", "--backend", "egl",
-                           "--frames", "1", "--size", "64x48")
+        code, _, err = run(
+            capsys,
+            path,
+            "--animation",
+            key,
+            "--window",
+            "headless",
+            "--backend",
+            "egl",
+            "--frames",
+            "1",
+            "--size",
+            "64x48",
+        )
         assert code in (0, 1), err  # 1: no window could be made on this machine
-        code, _, err = run(capsys, "render", path, "-o", tmp_path / f"{key}.png", "--animation", key,
-                           "--size", "32x24", "--samples", "0", "--quiet")
+        code, _, err = run(
+            capsys,
+            "render",
+            path,
+            "-o",
+            tmp_path / f"{key}.png",
+            "--animation",
+            key,
+            "--size",
+            "32x24",
+            "--samples",
+            "0",
+            "--quiet",
+        )
         assert code == 0, err
     for argv in (["sample", path], [path], ["render", path, "-o", tmp_path / "x.png"]):
         code, _, err = run(capsys, *argv, "--animation", "Fly")
@@ -284,6 +348,7 @@ def test_yaw_and_pitch_are_degrees(capsys, minimal_file, tmp_path):
 
 
 # -- bake ----------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("extra", [[], ["--fps", "24"]])
 def test_bake_writes_a_file_that_samples_like_the_mode(capsys, tmp_path, extra):
@@ -299,17 +364,22 @@ def test_bake_writes_a_file_that_samples_like_the_mode(capsys, tmp_path, extra):
     np.testing.assert_allclose(got, want, atol=1e-6)
 
 
-@pytest.mark.parametrize("argv", [
-    ["bake", "{file}", "-o", "{out}"],                                  # no mode
-    ["bake", "{file}", "--mode", "bezier", "-o", "{out}"],
-    ["bake", "{file}", "--mode", "step", "-o", "{txt}"],                 # not .glb/.gltf
-    ["bake", "{file}", "--mode", "step", "-o", "{nodir}"],
-    ["bake", "{file}", "--mode", "step", "--fps", "0", "-o", "{out}"],
-    ["bake", "{file}", "--mode", "step", "--fps", "30", "--keys", "-o", "{out}"],
-    ["bake", "{file}", "--mode", "step", "--animation", "Fly", "-o", "{out}"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["bake", "{file}", "-o", "{out}"],  # no mode
+        ["bake", "{file}", "--mode", "bezier", "-o", "{out}"],
+        ["bake", "{file}", "--mode", "step", "-o", "{txt}"],  # not .glb/.gltf
+        ["bake", "{file}", "--mode", "step", "-o", "{nodir}"],
+        ["bake", "{file}", "--mode", "step", "--fps", "0", "-o", "{out}"],
+        ["bake", "{file}", "--mode", "step", "--fps", "30", "--keys", "-o", "{out}"],
+        ["bake", "{file}", "--mode", "step", "--animation", "Fly", "-o", "{out}"],
+    ],
+)
 def test_bake_bad_usage_is_one_line_and_exit_2(capsys, tmp_path, minimal_file, argv):
-    argv = [x.format(file=minimal_file, out=tmp_path / "o.glb", txt=tmp_path / "o.txt",
-                     nodir=tmp_path / "no" / "o.glb") for x in argv]
+    argv = [
+        x.format(file=minimal_file, out=tmp_path / "o.glb", txt=tmp_path / "o.txt", nodir=tmp_path / "no" / "o.glb")
+        for x in argv
+    ]
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and len(err.splitlines()) == 1, err

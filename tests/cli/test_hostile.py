@@ -3,6 +3,7 @@
 Missing, unreadable and odd files, bad outputs, bad numbers, bad clip and mode names, and commands that
 need an animation on a file without one. Also the numbers argparse used to mistake for options.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,28 +36,54 @@ def files(tmp_path):
     outside.write_bytes(bytes(64))
     (tmp_path / "m").mkdir()
     escaping = tmp_path / "m" / "escaping.gltf"
-    escaping.write_text(json.dumps({"asset": {"version": "2.0"}, "buffers": [{"uri": "../outside.bin",
-                                                                               "byteLength": 64}]}), encoding="utf-8")
-    return {"file": minimal_animated().write_gltf(tmp_path, "minimal.gltf"),
-            "still": still.write_gltf(tmp_path, "still.gltf"), "missing": tmp_path / "nope.gltf",
-            "dir": tmp_path, "locked": unreadable, "escaping": escaping, "png": tmp_path / "out.png",
-            "nodir": tmp_path / "no" / "such" / "out.png", "txt": tmp_path / "out.txt"}
+    escaping.write_text(
+        json.dumps({"asset": {"version": "2.0"}, "buffers": [{"uri": "../outside.bin", "byteLength": 64}]}),
+        encoding="utf-8",
+    )
+    return {
+        "file": minimal_animated().write_gltf(tmp_path, "minimal.gltf"),
+        "still": still.write_gltf(tmp_path, "still.gltf"),
+        "missing": tmp_path / "nope.gltf",
+        "dir": tmp_path,
+        "locked": unreadable,
+        "escaping": escaping,
+        "png": tmp_path / "out.png",
+        "nodir": tmp_path / "no" / "such" / "out.png",
+        "txt": tmp_path / "out.txt",
+    }
 
 
 BAD = [
-    ["inspect", "{missing}"], ["inspect", "{dir}"], ["inspect", "/dev/zero"], ["sample", "/dev/null"],
-    ["inspect", "{escaping}"], ["render", "{escaping}", "-o", "{png}"],
-    ["sample", "{still}"], ["sample", "{still}", "--json"],
-    ["sample", "{file}", "--times=nan"], ["sample", "{file}", "--times", "1,inf"], ["sample", "{file}", "--times", ","],
-    ["sample", "{file}", "--steps", "-3"], ["sample", "{file}", "--mode", "bezier"],
-    ["sample", "{file}", "--animation", "walk"], ["bench", "{file}", "--frames", "1e9x"],
-    ["render", "{file}", "-o", "{nodir}"], ["render", "{file}", "-o", "{txt}"], ["render", "{file}", "-o", "{dir}"],
-    ["render", "{file}", "-o", "{png}", "--time", "nan"], ["render", "{file}", "-o", "{png}", "--time=-inf"],
-    ["render", "{file}", "-o", "{png}", "--animation", "no such clip"], ["render", "{file}", "-o", "{png}",
-                                                                           "--mode", "bezier"],
-    ["render", "{file}", "-o", "{png}", "--size", "0x10"], ["render", "{file}", "-o", "{png}", "--fps", "-1"],
-    ["render", "{file}", "-o", "{png}", "--yaw", "1e999"], ["render", "{file}", "-o", "{png}", "--camera", "7"],
-    ["{missing}"], ["{dir}"], ["{file}", "--speed", "nan"], ["{file}", "--animation", "5"],
+    ["inspect", "{missing}"],
+    ["inspect", "{dir}"],
+    ["inspect", "/dev/zero"],
+    ["sample", "/dev/null"],
+    ["inspect", "{escaping}"],
+    ["render", "{escaping}", "-o", "{png}"],
+    ["sample", "{still}"],
+    ["sample", "{still}", "--json"],
+    ["sample", "{file}", "--times=nan"],
+    ["sample", "{file}", "--times", "1,inf"],
+    ["sample", "{file}", "--times", ","],
+    ["sample", "{file}", "--steps", "-3"],
+    ["sample", "{file}", "--mode", "bezier"],
+    ["sample", "{file}", "--animation", "walk"],
+    ["bench", "{file}", "--frames", "1e9x"],
+    ["render", "{file}", "-o", "{nodir}"],
+    ["render", "{file}", "-o", "{txt}"],
+    ["render", "{file}", "-o", "{dir}"],
+    ["render", "{file}", "-o", "{png}", "--time", "nan"],
+    ["render", "{file}", "-o", "{png}", "--time=-inf"],
+    ["render", "{file}", "-o", "{png}", "--animation", "no such clip"],
+    ["render", "{file}", "-o", "{png}", "--mode", "bezier"],
+    ["render", "{file}", "-o", "{png}", "--size", "0x10"],
+    ["render", "{file}", "-o", "{png}", "--fps", "-1"],
+    ["render", "{file}", "-o", "{png}", "--yaw", "1e999"],
+    ["render", "{file}", "-o", "{png}", "--camera", "7"],
+    ["{missing}"],
+    ["{dir}"],
+    ["{file}", "--speed", "nan"],
+    ["{file}", "--animation", "5"],
 ]
 if os.geteuid() != 0:  # root reads a mode-000 file anyway
     BAD.append(["inspect", "{locked}"])
@@ -75,8 +102,20 @@ def test_negative_numbers_with_exponents_are_values_not_options(capsys, files):
     code, out, err = run(capsys, "sample", files["file"], "--json", "--times", "-1e308,-2.5e-1,1e3")
     assert code == 0, err
     assert [s["t"] for s in json.loads(out)["animations"][0]["samples"]] == [-1e308, -0.25, 1000.0]
-    code, _, err = run(capsys, "render", files["file"], "-o", files["png"], "--time", "-1e308", "--size", "32x24",
-                       "--samples", "0", "--quiet")
+    code, _, err = run(
+        capsys,
+        "render",
+        files["file"],
+        "-o",
+        files["png"],
+        "--time",
+        "-1e308",
+        "--size",
+        "32x24",
+        "--samples",
+        "0",
+        "--quiet",
+    )
     assert code == 0, err
     assert files["png"].stat().st_size > 0
 
@@ -89,7 +128,13 @@ def test_allow_outside_folder_lets_the_escaping_file_load(capsys, files):
 
 def test_a_real_process_refuses_a_device_at_once(files):
     """The model file itself: /dev/zero would be read until memory runs out."""
-    proc = subprocess.run([sys.executable, "-m", "viewer", "inspect", "/dev/zero"], cwd=REPO_ROOT,
-                          capture_output=True, text=True, timeout=60, stdin=subprocess.PIPE)
+    proc = subprocess.run(
+        [sys.executable, "-m", "viewer", "inspect", "/dev/zero"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.PIPE,
+    )
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.strip().endswith("not a regular file (a character device)"), proc.stderr

@@ -6,6 +6,7 @@ chain is defined level by level instead of generated and overwritten, MSAA is re
 own instead of a blit, and RGB textures go up without being widened to RGBA first. Each is compared here,
 bit for bit, with the way it replaced. (How long any of it takes is ``tests/startup_times.py``'s business.)
 """
+
 from __future__ import annotations
 
 import json
@@ -14,9 +15,9 @@ import sys
 
 import numpy as np
 import pytest
-from tests.conftest import REPO_ROOT, khronos_model, pbr_model
-from tests.render.conftest import gl, gl_error  # noqa: F401  (gl: the EGL fixture)
 
+from tests.conftest import REPO_ROOT, khronos_model, pbr_model
+from tests.render.conftest import gl_error
 from viewer import export
 from viewer.render import environment, materials
 from viewer.render.look import Look
@@ -27,10 +28,27 @@ from viewer.scene.scene import load
 
 # Never needed for a plain picture: the window and overlay stack, the other subcommands, compare panes,
 # meshopt's codecs (Fox has no compressed views), the pygltflib view, progress bars and video writers.
-NOT_FOR_A_PICTURE = ("imgui_bundle", "moderngl_window", "pyglet", "pygltflib", "tqdm", "imageio", "viewer.app.window",
-                     "viewer.ui", "viewer.compare.views", "viewer.export.compare", "viewer.export.overlay",
-                     "viewer.render.compare_view", "viewer.cli.view", "viewer.cli.inspect", "viewer.cli.sample",
-                     "viewer.cli.bake", "viewer.cli.bench", "viewer.gltf.meshopt_codecs", "viewer.gltf.meshopt_filters")
+NOT_FOR_A_PICTURE = (
+    "imgui_bundle",
+    "moderngl_window",
+    "pyglet",
+    "pygltflib",
+    "tqdm",
+    "imageio",
+    "viewer.app.window",
+    "viewer.ui",
+    "viewer.compare.views",
+    "viewer.export.compare",
+    "viewer.export.overlay",
+    "viewer.render.compare_view",
+    "viewer.cli.view",
+    "viewer.cli.inspect",
+    "viewer.cli.sample",
+    "viewer.cli.bake",
+    "viewer.cli.bench",
+    "viewer.gltf.meshopt_codecs",
+    "viewer.gltf.meshopt_filters",
+)
 
 PROBE = """
 import json, sys
@@ -42,8 +60,13 @@ print(json.dumps({"status": status, "modules": sorted(sys.modules)}))
 
 def test_a_plain_render_imports_nothing_a_picture_does_not_need(tmp_path):
     out = tmp_path / "fox.png"
-    proc = subprocess.run([sys.executable, "-c", PROBE, "render", str(khronos_model("Fox")), "-o", str(out), "--quiet"],
-                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, "render", str(khronos_model("Fox")), "-o", str(out), "--quiet"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     report = json.loads(proc.stdout.splitlines()[-1])
     if report["status"] == 1:
@@ -129,4 +152,3 @@ def test_rgb_textures_go_up_as_their_rgba_conversion_would(gl):
                 converted.release()
             assert read[0] == read[1] == rgba.tobytes()  # the same texels, so the same generated mip chain
     assert gl_error(gl) == "GL_NO_ERROR"
-

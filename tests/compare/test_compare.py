@@ -1,15 +1,16 @@
 """``viewer/compare/views.py``: pane layout, trails, curves and readouts of the compare view (no GL)."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 from tests.gltf_builder import GltfBuilder, morph_only
-from viewer.compare import views as compare
 from viewer.animation.modes import MODES
-from viewer.pose.pose import Pose
 from viewer.base.resources import asset_path
+from viewer.compare import views as compare
 from viewer.files.sampling import sample_animations
+from viewer.pose.pose import Pose
 from viewer.scene.scene import load
 
 
@@ -36,7 +37,7 @@ def test_pane_rects_tile_the_area(count):
     assert len(rects) == count
     area = np.zeros((501, 1001), int)
     for x, y, w, h in rects:
-        area[y: y + h, x: x + w] += 1
+        area[y : y + h, x : x + w] += 1
     assert (area == 1).all()
     rows = {y for _, y, _, _ in rects}
     assert len(rows) == (2 if count == 4 else 1)
@@ -143,10 +144,11 @@ def test_step_trail_jumps_at_keys_and_draws_no_line_across_them(irregular):
     assert step.jumps.sum() == moving.sum()
     rows, strips, n_keys, n_markers = trail_vertices([step], "step", 0.9)
     for first, count in strips:
-        pts = rows[first:first + count, :3]
+        pts = rows[first : first + count, :3]
         assert np.ptp(pts, axis=0).max() < 1e-5, "a drawn STEP segment moves"
-    np.testing.assert_allclose(rows[len(rows) - n_keys - n_markers:len(rows) - n_markers, :3],
-                               step.key_points.reshape(-1, 3), atol=1e-6)
+    np.testing.assert_allclose(
+        rows[len(rows) - n_keys - n_markers : len(rows) - n_markers, :3], step.key_points.reshape(-1, 3), atol=1e-6
+    )
 
 
 @pytest.mark.parametrize("mode", ["linear", "catmull-rom", "cubic-zero"])
@@ -163,8 +165,12 @@ def test_trails_follow_the_nodes_that_move_most(tmp_path):
     b = GltfBuilder()
     for k in range(5):
         b.add_node(translation=[float(k), 0, 0])
-    b.add_animation([dict(node=k, path="translation", times=[0, 1], values=[[k, 0, 0], [k, amp, 0]])
-                     for k, amp in enumerate([0.1, 5.0, 0.2, 3.0, 4.0])])
+    b.add_animation(
+        [
+            dict(node=k, path="translation", times=[0, 1], values=[[k, 0, 0], [k, amp, 0]])
+            for k, amp in enumerate([0.1, 5.0, 0.2, 3.0, 4.0])
+        ]
+    )
     b.add_scene(list(range(5)))
     scene = load(b.write_gltf(tmp_path, "five.gltf"))
     assert compare.moving_nodes(scene, scene.clips[0]).tolist() == [1, 3, 4]

@@ -1,4 +1,5 @@
 """The compare view rendered headless (EGL): panes agree at key times and differ between them; trails; CLI."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -6,10 +7,10 @@ import pytest
 from PIL import Image
 
 from viewer import export
+from viewer.base.resources import asset_path
+from viewer.cli import main
 from viewer.compare import views as compare
 from viewer.export import compare as compare_export
-from viewer.cli import main
-from viewer.base.resources import asset_path
 from viewer.scene.scene import load
 
 MODES3 = ("step", "linear", "catmull-rom")
@@ -24,8 +25,10 @@ def irregular():
 
 def panes(rgb: np.ndarray, count: int) -> list[np.ndarray]:
     """The pane crops (below the labels, one pixel in from each border)."""
-    return [rgb[y + LABEL_H: y + h - 1, x + 2: x + w - 2].astype(int)
-            for x, y, w, h in compare.pane_rects(count, rgb.shape[1], rgb.shape[0])]
+    return [
+        rgb[y + LABEL_H : y + h - 1, x + 2 : x + w - 2].astype(int)
+        for x, y, w, h in compare.pane_rects(count, rgb.shape[1], rgb.shape[0])
+    ]
 
 
 def render(ctx, scene, t, look, size=SIZE):
@@ -60,13 +63,14 @@ def test_trails_draw_each_modes_path_in_its_colour(ctx, irregular):
 
 def test_four_panes_are_two_by_two_and_curves_strip(ctx, irregular):
     look = compare_export.CompareLook(("authored", "step", "catmull-rom", "cubic-zero"), trails=True, curves=True)
-    off = compare_export.CompareOffscreen(irregular, irregular.clips[0], export.View(size=(640, 480), samples=0),
-                                          ctx, look)
+    off = compare_export.CompareOffscreen(
+        irregular, irregular.clips[0], export.View(size=(640, 480), samples=0), ctx, look
+    )
     try:
         rgb = off.frame(1.0)
         assert len({y for _, y, _, _ in off.rects}) == 2
         assert off.strip_h == round(480 * compare_export.CURVE_FRACTION)
-        strip = rgb[480 - off.strip_h:]
+        strip = rgb[480 - off.strip_h :]
         assert strip.std() > 10  # axes, lines, key dots
         orange = (np.abs(strip.astype(int) - [255, 160, 40]).sum(axis=2) < 30).sum(axis=0)
         assert orange.argmax() > 0  # the playhead is a vertical line
@@ -77,17 +81,59 @@ def test_four_panes_are_two_by_two_and_curves_strip(ctx, irregular):
 def test_cli_render_compare_png_and_gif(tmp_path, capsys):
     out = tmp_path / "cmp.png"
     path = str(asset_path("irregular.gltf"))
-    assert main(["render", path, "--compare", "step,linear", "--trails", "--curves", "--size", "400x300",
-                 "--time", "0.9", "--quiet", "-o", str(out)]) == 0
+    assert (
+        main(
+            [
+                "render",
+                path,
+                "--compare",
+                "step,linear",
+                "--trails",
+                "--curves",
+                "--size",
+                "400x300",
+                "--time",
+                "0.9",
+                "--quiet",
+                "-o",
+                str(out),
+            ]
+        )
+        == 0
+    )
     assert Image.open(out).size == (400, 300)
     gif = tmp_path / "cmp.gif"
-    assert main(["render", path, "--compare", "linear,catmull-rom", "--size", "320x160", "--fps", "2",
-                 "--quiet", "-o", str(gif)]) == 0
+    assert (
+        main(
+            [
+                "render",
+                path,
+                "--compare",
+                "linear,catmull-rom",
+                "--size",
+                "320x160",
+                "--fps",
+                "2",
+                "--quiet",
+                "-o",
+                str(gif),
+            ]
+        )
+        == 0
+    )
     assert Image.open(gif).n_frames == 7
 
 
-@pytest.mark.parametrize("argv", [["--compare", "step"], ["--compare", "step,nope"], ["--trails"],
-                                  ["--compare", "step,linear", "--overlay"], ["--compare", "step,linear", "--node", "9"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--compare", "step"],
+        ["--compare", "step,nope"],
+        ["--trails"],
+        ["--compare", "step,linear", "--overlay"],
+        ["--compare", "step,linear", "--node", "9"],
+    ],
+)
 def test_cli_render_compare_bad_arguments(tmp_path, capsys, argv):
     code = main(["render", str(asset_path("irregular.gltf")), "-o", str(tmp_path / "x.png"), *argv])
     err = capsys.readouterr().err
@@ -99,8 +145,9 @@ def test_linear_pane_trail_reaches_every_key_position_on_screen(ctx, irregular):
     from viewer.render.overlay_lines import to_window
 
     clip = irregular.clips[0]
-    off = compare_export.CompareOffscreen(irregular, clip, export.View(size=SIZE, samples=0), ctx,
-                                          compare_export.CompareLook(MODES3, trails=True))
+    off = compare_export.CompareOffscreen(
+        irregular, clip, export.View(size=SIZE, samples=0), ctx, compare_export.CompareLook(MODES3, trails=True)
+    )
     try:
         rgb = off.frame(0.9).astype(int)
         x, y, w, h = off.rects[1]
@@ -112,7 +159,7 @@ def test_linear_pane_trail_reaches_every_key_position_on_screen(ctx, irregular):
     green = np.array([round(255 * c) for c in compare.MODE_COLORS["linear"]])
     for sx, sy in screen:
         px, py = int(round(x + sx)), int(round(y + sy))
-        near = rgb[max(py - 8, 0): py + 9, max(px - 8, 0): px + 9]
+        near = rgb[max(py - 8, 0) : py + 9, max(px - 8, 0) : px + 9]
         assert (np.abs(near - green).sum(axis=2) < 60).sum() >= 3, f"no linear trail near key at {(px, py)}"
         assert (near.min(axis=2) > 230).sum() >= 4, f"no key dot at {(px, py)}"
 
@@ -123,7 +170,7 @@ def test_ghosts_show_the_mesh_faded_at_every_key(ctx, irregular):
     ghosted = render(ctx, irregular, 0.9, compare_export.CompareLook(MODES3, ghosts=True))
     changed = np.abs(ghosted.astype(int) - plain.astype(int)).sum(axis=2) > 12
     for x, y, w, h in compare.pane_rects(3, *SIZE):
-        assert changed[y + LABEL_H: y + h, x: x + w].sum() > 150
+        assert changed[y + LABEL_H : y + h, x : x + w].sum() > 150
     # faded: a ghost pixel lies between the background and the lit ball, never brighter than both
     bg = np.array([round(255 * c) for c in export.View().options.background])
     assert (ghosted[changed].astype(int) - bg).sum(axis=1).min() > 0
@@ -153,7 +200,17 @@ def test_cli_ghosts_need_compare(tmp_path, capsys):
 
 
 def test_cli_compare_with_mode_is_refused(tmp_path, capsys):
-    code = main(["render", str(asset_path("irregular.gltf")), "-o", str(tmp_path / "x.png"),
-                 "--compare", "step,linear", "--mode", "linear"])
+    code = main(
+        [
+            "render",
+            str(asset_path("irregular.gltf")),
+            "-o",
+            str(tmp_path / "x.png"),
+            "--compare",
+            "step,linear",
+            "--mode",
+            "linear",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1 and "--mode" in err

@@ -3,6 +3,7 @@
 The frame-time rule under test (``viewer.export.frame_times``): start + k/fps while before the end,
 then the end itself — the last frame lands exactly on the end time.
 """
+
 from __future__ import annotations
 
 import os
@@ -12,10 +13,10 @@ import sys
 
 import numpy as np
 import pytest
-from tests.conftest import REPO_ROOT, khronos_model
 from PIL import Image
-from tests.render.conftest import gl, gl_error, pixels_off  # noqa: F401  (gl: the EGL fixture)
 
+from tests.conftest import REPO_ROOT, khronos_model
+from tests.render.conftest import gl_error, pixels_off
 from viewer import export
 from viewer.cli import main
 from viewer.pose.bounds import clip_bounds
@@ -50,8 +51,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
     """``python -m viewer`` in a fresh process with no display at all."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["PYTHONPATH"] = str(REPO_ROOT)
-    return subprocess.run([sys.executable, "-m", "viewer", *args], capture_output=True, text=True, env=env,
-                          timeout=300)
+    return subprocess.run([sys.executable, "-m", "viewer", *args], capture_output=True, text=True, env=env, timeout=300)
 
 
 def test_gif_of_box_animated_has_one_frame_per_tenth_of_a_second(tmp_path):
@@ -72,8 +72,19 @@ def test_gif_of_box_animated_has_one_frame_per_tenth_of_a_second(tmp_path):
 
 def test_png_sequence_numbered_from_zero_and_quiet(tmp_path, gl):
     pattern = tmp_path / "f_%04d.png"
-    code = main(["render", str(khronos_model("AnimatedTriangle")), "-o", str(pattern), "--fps", "4",
-                 "--size", "64x48", "--quiet"])
+    code = main(
+        [
+            "render",
+            str(khronos_model("AnimatedTriangle")),
+            "-o",
+            str(pattern),
+            "--fps",
+            "4",
+            "--size",
+            "64x48",
+            "--quiet",
+        ]
+    )
     assert code == 0
     names = sorted(p.name for p in tmp_path.glob("f_*.png"))
     assert names == [f"f_{k:04d}.png" for k in range(5)]  # 0, .25, .5, .75, 1.0 s
@@ -82,8 +93,21 @@ def test_png_sequence_numbered_from_zero_and_quiet(tmp_path, gl):
 
 def test_mp4_over_a_clip(tmp_path, capfd):
     out = tmp_path / "walk.mp4"
-    code = main(["render", str(khronos_model("Fox")), "-o", str(out), "--animation", "Walk", "--fps", "20",
-                 "--size", "160x120", "--quiet"])
+    code = main(
+        [
+            "render",
+            str(khronos_model("Fox")),
+            "-o",
+            str(out),
+            "--animation",
+            "Walk",
+            "--fps",
+            "20",
+            "--size",
+            "160x120",
+            "--quiet",
+        ]
+    )
     assert code == 0
     assert capfd.readouterr().err == ""  # --quiet: nothing at all on stderr
     import imageio.v3 as iio
@@ -95,8 +119,25 @@ def test_mp4_over_a_clip(tmp_path, capfd):
 
 def test_single_png_size_and_background(tmp_path, gl):
     out = tmp_path / "one.png"
-    assert main(["render", str(khronos_model("BoxAnimated")), "-o", str(out), "--time", "1.0", "--size", "200x100",
-                 "--background", "#ff0000", "--no-grid", "--no-axes"]) == 0
+    assert (
+        main(
+            [
+                "render",
+                str(khronos_model("BoxAnimated")),
+                "-o",
+                str(out),
+                "--time",
+                "1.0",
+                "--size",
+                "200x100",
+                "--background",
+                "#ff0000",
+                "--no-grid",
+                "--no-axes",
+            ]
+        )
+        == 0
+    )
     rgb = np.asarray(Image.open(out).convert("RGB"))
     assert rgb.shape == (100, 200, 3)
     assert tuple(rgb[0, 0]) == (255, 0, 0) and tuple(rgb[-1, 0]) == (255, 0, 0)
@@ -135,19 +176,22 @@ def test_fox_at_0_4_and_1_9_differ_where_the_legs_are(tmp_path, gl):
     assert legs.sum() > 300, f"only {legs.sum()} pixels changed in the leg box {(x0, y0, x1, y1)}"
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--size", "10"], "--size"),
-    (["--size", "0x10"], "--size"),
-    (["--animation", "7"], "--animation 7"),
-    (["--fps", "0"], "--fps"),
-    (["--time", "abc"], "--time"),
-    (["--camera", "3"], "--camera 3"),
-    (["--start", "2", "--end", "1", "-o", "x.gif"], "--end"),
-    (["-o", "x.mp4", "--size", "321x240"], "even"),
-    (["-o", "x.txt"], "x.txt"),
-    (["-o", "frames_%d.jpg"], "PNG"),
-    (["-o", "/no/such/folder/x.png"], "does not exist"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--size", "10"], "--size"),
+        (["--size", "0x10"], "--size"),
+        (["--animation", "7"], "--animation 7"),
+        (["--fps", "0"], "--fps"),
+        (["--time", "abc"], "--time"),
+        (["--camera", "3"], "--camera 3"),
+        (["--start", "2", "--end", "1", "-o", "x.gif"], "--end"),
+        (["-o", "x.mp4", "--size", "321x240"], "even"),
+        (["-o", "x.txt"], "x.txt"),
+        (["-o", "frames_%d.jpg"], "PNG"),
+        (["-o", "/no/such/folder/x.png"], "does not exist"),
+    ],
+)
 def test_bad_arguments_are_one_line_and_exit_2(capsys, args, message):
     argv = ["render", str(khronos_model("Fox"))] + (args if "-o" in args else args + ["-o", "x.png"])
     assert main(argv) == 2
@@ -167,8 +211,9 @@ def test_bad_file_is_one_line_and_exit_2(tmp_path, capsys):
 
 def test_render_works_without_a_display(tmp_path):
     out = tmp_path / "tri.png"
-    proc = run_cli("render", str(khronos_model("AnimatedTriangle")), "-o", str(out), "--size", "64x64",
-                   "--time", "0.25")
+    proc = run_cli(
+        "render", str(khronos_model("AnimatedTriangle")), "-o", str(out), "--size", "64x64", "--time", "0.25"
+    )
     assert proc.returncode == 0, proc.stderr
     assert np.asarray(Image.open(out)).std() > 0
 
@@ -187,9 +232,13 @@ def _file_with_camera_and_bad_image(tmp_path, bad_image: bool):
     tmp_path.mkdir(parents=True, exist_ok=True)
     b = GltfBuilder()
     quad = np.array([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], np.float32)
-    prim = {"attributes": {"POSITION": b.add_accessor(quad, target=34962, min_max=True),
-                           "TEXCOORD_0": b.add_accessor(np.zeros((4, 2), np.float32), target=34962)},
-            "indices": b.add_accessor(np.array([0, 1, 2, 0, 2, 3], np.uint16), target=34963)}
+    prim = {
+        "attributes": {
+            "POSITION": b.add_accessor(quad, target=34962, min_max=True),
+            "TEXCOORD_0": b.add_accessor(np.zeros((4, 2), np.float32), target=34962),
+        },
+        "indices": b.add_accessor(np.array([0, 1, 2, 0, 2, 3], np.uint16), target=34963),
+    }
     if bad_image:
         b.add_image(b"not a png at all")
         b.add("textures", {"source": 0})
@@ -206,8 +255,10 @@ def test_gltf_camera_by_index_and_name(tmp_path, gl):
     pictures = {}
     for cam in ("auto", "0", "front"):
         out = tmp_path / f"{cam}.png"
-        assert main(["render", str(path), "-o", str(out), "--camera", cam, "--size", "64x64", "--no-grid",
-                     "--no-axes"]) == 0
+        assert (
+            main(["render", str(path), "-o", str(out), "--camera", cam, "--size", "64x64", "--no-grid", "--no-axes"])
+            == 0
+        )
         pictures[cam] = np.asarray(Image.open(out).convert("RGB"))
     assert (pictures["0"] == pictures["front"]).all()
     assert (pictures["0"] != pictures["auto"]).any()
@@ -245,7 +296,28 @@ def test_a_single_picture_of_a_travelling_model_frames_its_pose(tmp_path):
     lit = {}
     for frame in ("auto", "clip", "pose"):
         out = tmp_path / f"{frame}.png"
-        assert main(["render", str(path), "-o", str(out), "--time", "0.5", "--frame", frame, "--size", "64x64",
-                     "--no-grid", "--no-axes", "--yaw", "0", "--pitch", "0"]) == 0
+        assert (
+            main(
+                [
+                    "render",
+                    str(path),
+                    "-o",
+                    str(out),
+                    "--time",
+                    "0.5",
+                    "--frame",
+                    frame,
+                    "--size",
+                    "64x64",
+                    "--no-grid",
+                    "--no-axes",
+                    "--yaw",
+                    "0",
+                    "--pitch",
+                    "0",
+                ]
+            )
+            == 0
+        )
         lit[frame] = (np.asarray(Image.open(out).convert("RGB")).max(axis=2) > 60).mean()
     assert lit["auto"] == lit["pose"] > 10 * lit["clip"]  # the walker fills its frame, not a 30-unit strip

@@ -1,17 +1,18 @@
 """The compiled frame kernel against the numpy reference: same values (to 1e-12 of their magnitude) for
 sampling, TRS, weights, visibility, world and joint matrices and pointer properties, on every shared model
 in every mode and on generated rigs of 1 to 10 000 nodes, 10 000 deep."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from tests.conftest import khronos_model, khronos_model_names
 from tests.gltf_builder import GltfBuilder, minimal_animated
-
 from viewer import fast
-from viewer.scene import scene as scene_mod
 from viewer.animation.modes import MODES
 from viewer.pose.pose import Pose
+from viewer.scene import scene as scene_mod
 
 pytest.importorskip("numba")
 TOLERANCE = 1e-12
@@ -31,8 +32,11 @@ def _close(a, b) -> bool:
     scale = max(1.0, float(np.abs(a[np.isfinite(a)]).max(initial=0.0)))
     same_nan = np.array_equal(np.isnan(a), np.isnan(b))
     finite = np.isfinite(a) & np.isfinite(b)
-    return same_nan and np.array_equal(np.isinf(a), np.isinf(b)) and bool(
-        np.all(np.abs(a[finite] - b[finite]) <= TOLERANCE * scale))
+    return (
+        same_nan
+        and np.array_equal(np.isinf(a), np.isinf(b))
+        and bool(np.all(np.abs(a[finite] - b[finite]) <= TOLERANCE * scale))
+    )
 
 
 def _times(clip) -> np.ndarray:
@@ -42,10 +46,15 @@ def _times(clip) -> np.ndarray:
 
 
 def _pose_state(pose: Pose, scene) -> dict:
-    return {"trs": pose.trs.copy(), "weights": pose.weights_flat.copy(), "world": pose.world.copy(),
-            "visible": pose.visible.copy(), "drawable": pose.drawable.copy(),
-            "joints": [pose.joint_matrices(s).copy() for s in range(len(scene.skins))],
-            "properties": {k: {f: v.copy() for f, v in d.items()} for k, d in pose.properties.items()}}
+    return {
+        "trs": pose.trs.copy(),
+        "weights": pose.weights_flat.copy(),
+        "world": pose.world.copy(),
+        "visible": pose.visible.copy(),
+        "drawable": pose.drawable.copy(),
+        "joints": [pose.joint_matrices(s).copy() for s in range(len(scene.skins))],
+        "properties": {k: {f: v.copy() for f, v in d.items()} for k, d in pose.properties.items()},
+    }
 
 
 def _run(scene, clip, mode, times, on: bool) -> list[dict]:
@@ -83,7 +92,7 @@ def _assert_same(scene, clip, mode, times) -> None:
 @pytest.mark.parametrize("name", khronos_model_names())
 def test_every_shared_model_in_every_mode(kernel, name):
     scene = scene_mod.load(khronos_model(name))
-    assert scene.clips, path
+    assert scene.clips, name
     for clip in scene.clips:
         for mode in MODES:
             _assert_same(scene, clip, mode, _times(clip))
@@ -117,8 +126,11 @@ def _rig(n: int, depth: int, seed: int) -> GltfBuilder:
             node["matrix"] = m.T.reshape(-1).tolist()
         else:
             q = rng.normal(size=4)
-            node.update(translation=(rng.normal(size=3) * 0.1).tolist(), rotation=(q / np.linalg.norm(q)).tolist(),
-                        scale=(1.0 + 0.01 * rng.normal(size=3)).tolist())
+            node.update(
+                translation=(rng.normal(size=3) * 0.1).tolist(),
+                rotation=(q / np.linalg.norm(q)).tolist(),
+                scale=(1.0 + 0.01 * rng.normal(size=3)).tolist(),
+            )
         b.add_node(**node)
     channels = []
     trs_nodes = np.array([i for i in range(n) if i % 7 != 3])  # glTF animates only TRS nodes
@@ -127,14 +139,17 @@ def _rig(n: int, depth: int, seed: int) -> GltfBuilder:
         keys = np.unique(np.round(keys, 3))
         q = rng.normal(size=(len(keys), 4))
         interpolation = ("LINEAR", "STEP", "CUBICSPLINE")[i % 3]
-        for path, values in (("rotation", q / np.linalg.norm(q, axis=1, keepdims=True)),
-                             ("translation", rng.normal(size=(len(keys), 3)) * 0.1),
-                             ("scale", 1.0 + 0.1 * rng.normal(size=(len(keys), 3)))):
+        for path, values in (
+            ("rotation", q / np.linalg.norm(q, axis=1, keepdims=True)),
+            ("translation", rng.normal(size=(len(keys), 3)) * 0.1),
+            ("scale", 1.0 + 0.1 * rng.normal(size=(len(keys), 3))),
+        ):
             if interpolation == "CUBICSPLINE":
                 tangents = rng.normal(size=values.shape) * 0.1
                 values = np.stack([tangents, values, tangents], axis=1).reshape(-1, values.shape[1])
-            channels.append(dict(node=i, path=path, times=keys.tolist(), values=values.tolist(),
-                                 interpolation=interpolation))
+            channels.append(
+                dict(node=i, path=path, times=keys.tolist(), values=values.tolist(), interpolation=interpolation)
+            )
     b.add_animation(channels, name="rig")
     b.add_scene([int(r) for r in np.flatnonzero(parent < 0)])
     return b
@@ -182,8 +197,14 @@ def _fresh(code: str, **env) -> str:
 
     from tests.conftest import REPO_ROOT
 
-    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=600,
-                          env={**os.environ, **env})
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, **env},
+    )
     assert proc.returncode == 0, proc.stderr
     return proc.stdout.strip()
 
@@ -207,16 +228,17 @@ print(fast.label(), len(pose._plans))
 
 
 def test_animview_kernel_numpy_keeps_the_numpy_path():
-    out = _fresh("from viewer import fast; fast.start(); fast.wait(); print(fast.label(), '|', fast.state())",
-                 ANIMVIEW_KERNEL="numpy")
+    out = _fresh(
+        "from viewer import fast; fast.start(); fast.wait(); print(fast.label(), '|', fast.state())",
+        ANIMVIEW_KERNEL="numpy",
+    )
     assert out == "numpy | numpy (ANIMVIEW_KERNEL=numpy)"
 
 
 def test_slerp_over_a_huge_key_span(kernel, tmp_path):
     b = GltfBuilder()
     b.add_node()
-    b.add_animation([dict(node=0, path="rotation", times=[0.0, 3e38],
-                          values=[[0, 0, 0, 1], [0, 0, 1e-9, 1]])])
+    b.add_animation([dict(node=0, path="rotation", times=[0.0, 3e38], values=[[0, 0, 0, 1], [0, 0, 1e-9, 1]])])
     b.add_scene([0])
     scene = scene_mod.load(b.write_gltf(tmp_path))
     _assert_same(scene, scene.clips[0], "authored", np.array([0.0, 1e20, 1.5e38, 3e38]))

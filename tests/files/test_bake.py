@@ -3,6 +3,7 @@
 Checked on the demo assets and the shared Khronos models, in every mode, at the keys (exact between
 keys too) and at a frame rate (exact at the baked times); the rest of the file is kept and it is valid.
 """
+
 from __future__ import annotations
 
 import functools
@@ -13,13 +14,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.conftest import REPO_ROOT, khronos_model, khronos_model_names
-from tests.gltf_builder import GltfBuilder, minimal_animated
 
 import viewer
+from tests.conftest import REPO_ROOT, khronos_model, khronos_model_names
+from tests.gltf_builder import GltfBuilder, minimal_animated
 from viewer.animation.modes import MODES
-from viewer.files.bake import bake_file, bake_times
 from viewer.base.errors import GltfWarning
+from viewer.files.bake import bake_file, bake_times
 
 DEMOS = sorted(p.name for p in (REPO_ROOT / "assets").glob("*.gltf"))
 FPS = 24.0
@@ -57,7 +58,7 @@ def assert_same_motion(baked: viewer.Scene, original: viewer.Scene, mode: str, t
         times = times_of(source)
         got, want = clip.sample(times), source.sample(times, mode)
         for c, channel in enumerate(source.channels):
-            g, w = got[:, c, :channel.width], want[:, c, :channel.width]
+            g, w = got[:, c, : channel.width], want[:, c, : channel.width]
             if channel.path == "rotation":
                 g = g * np.where(np.sum(g * w, axis=1, keepdims=True) < 0.0, -1.0, 1.0)
             np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-6, err_msg=f"{clip.name} {channel.path} {mode}")
@@ -143,18 +144,21 @@ def test_only_the_chosen_animation_is_baked(tmp_path: Path) -> None:
     assert raw["animations"][1]["samplers"][0]["interpolation"] == "CUBICSPLINE"
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(mode="smooth"), "unknown interpolation mode 'smooth'"),
-    (dict(mode="linear", fps=0), "fps must be a finite number above 0, got 0"),
-    (dict(mode="linear", fps=-5.0), "fps must be"),
-    (dict(mode="linear", fps=float("nan")), "fps must be"),
-    (dict(mode="linear", fps=float("inf")), "fps must be"),
-    (dict(mode="linear", fps=30, keys=True), "not both"),
-    (dict(mode="linear", animation=1), re.escape("no animation 1 in m.glb: it has 1 (indices 0 to 0)")),
-    (dict(mode="linear", animation=-1), "no animation -1"),
-    (dict(mode="linear", fps=1e9), "over the limit"),
-    (dict(mode="linear", out="out.obj"), r"must end in \.glb or \.gltf"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(mode="smooth"), "unknown interpolation mode 'smooth'"),
+        (dict(mode="linear", fps=0), "fps must be a finite number above 0, got 0"),
+        (dict(mode="linear", fps=-5.0), "fps must be"),
+        (dict(mode="linear", fps=float("nan")), "fps must be"),
+        (dict(mode="linear", fps=float("inf")), "fps must be"),
+        (dict(mode="linear", fps=30, keys=True), "not both"),
+        (dict(mode="linear", animation=1), re.escape("no animation 1 in m.glb: it has 1 (indices 0 to 0)")),
+        (dict(mode="linear", animation=-1), "no animation -1"),
+        (dict(mode="linear", fps=1e9), "over the limit"),
+        (dict(mode="linear", out="out.obj"), r"must end in \.glb or \.gltf"),
+    ],
+)
 def test_bad_requests_are_one_line_value_errors_and_write_nothing(tmp_path: Path, kwargs: dict, message: str) -> None:
     original, _ = _load(minimal_animated().write_glb(tmp_path / "m.glb"))
     kwargs = dict(kwargs)

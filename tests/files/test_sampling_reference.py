@@ -5,6 +5,7 @@ Reference files: ``<ANIMVIEW_REFERENCE>/<Model>.json`` (one setting: the environ
 ``animview sample --json`` prints. Rotations compare as rotations: both normalized, then up to sign.
 Tests skip cleanly when the models or the references are absent.
 """
+
 from __future__ import annotations
 
 import json
@@ -100,8 +101,12 @@ def test_default_times_are_the_reference_times(model):
     scene = load(khronos_model(model))
     doc = sample_animations(scene)
     for got, ra in zip(doc["animations"], ref["animations"]):
-        np.testing.assert_allclose([s["t"] for s in got["samples"]], [s["t"] for s in ra["samples"]], atol=1e-9,
-                                   err_msg=f"{model} animation {ra['index']}")
+        np.testing.assert_allclose(
+            [s["t"] for s in got["samples"]],
+            [s["t"] for s in ra["samples"]],
+            atol=1e-9,
+            err_msg=f"{model} animation {ra['index']}",
+        )
 
 
 def _check_schema(doc: dict) -> None:
@@ -128,8 +133,13 @@ def _check_schema(doc: dict) -> None:
 def test_cli_sample_json_schema_and_values(model):
     path = khronos_model(model)
     ref = reference(model)
-    proc = subprocess.run([sys.executable, "-m", "viewer", "sample", str(path), "--json"], cwd=REPO_ROOT,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "viewer", "sample", str(path), "--json"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     _check_schema(doc)

@@ -1,4 +1,5 @@
 """viewer.files.writer, the one glTF writer: packing, JSON, containers, and agreement with pygltflib's GLB save."""
+
 from __future__ import annotations
 
 import json
@@ -16,8 +17,9 @@ from viewer.files import writer
 def _anim_writer() -> writer.JsonWriter:
     """A small valid file: a triangle node with a LINEAR translation clip and an inverse-bind-style MAT4."""
     w = writer.JsonWriter()
-    pos = w.add_accessor(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float64), target=writer.ARRAY_BUFFER,
-                         min_max=True)
+    pos = w.add_accessor(
+        np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float64), target=writer.ARRAY_BUFFER, min_max=True
+    )
     w.add("meshes", {"primitives": [{"attributes": {"POSITION": pos}}]})
     w.add("nodes", {"mesh": 0})
     w.add("scenes", {"nodes": [0]})
@@ -27,8 +29,19 @@ def _anim_writer() -> writer.JsonWriter:
 
 # -- packing --------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("dtype, code", [(np.int8, 5120), (np.uint8, 5121), (np.int16, 5122), (np.uint16, 5123),
-                                         (np.uint32, 5125), (np.float32, 5126), (np.float64, 5126)])
+
+@pytest.mark.parametrize(
+    "dtype, code",
+    [
+        (np.int8, 5120),
+        (np.uint8, 5121),
+        (np.int16, 5122),
+        (np.uint16, 5123),
+        (np.uint32, 5125),
+        (np.float32, 5126),
+        (np.float64, 5126),
+    ],
+)
 def test_component_type_follows_the_dtype(dtype, code) -> None:
     values, kind, ctype = writer.gltf_array(np.zeros((2, 3), dtype))
     assert (kind, ctype) == ("VEC3", code) and values.dtype == writer.DTYPES[code]
@@ -47,7 +60,7 @@ def test_matrices_are_stored_column_major_and_read_back_in_math_convention(tmp_p
     m = np.arange(32, dtype=np.float32).reshape(2, 4, 4)
     index = w.add_accessor(m)
     view = w.doc["bufferViews"][w.doc["accessors"][index]["bufferView"]]
-    stored = np.frombuffer(bytes(w.bin[view["byteOffset"]:view["byteOffset"] + 128]), "<f4")
+    stored = np.frombuffer(bytes(w.bin[view["byteOffset"] : view["byteOffset"] + 128]), "<f4")
     np.testing.assert_array_equal(stored[:4], m[0, :, 0])  # the first column first
     scene = viewer.load(writer.write_gltf(w.to_dict(), w.bin_bytes(), tmp_path / "m.gltf"))
     np.testing.assert_array_equal(scene.document.accessor(index), m)
@@ -79,8 +92,10 @@ def test_f32_is_the_shortest_text_that_round_trips_float32() -> None:
 
 
 def test_animation_samplers_share_inputs_only_when_asked() -> None:
-    channels = [dict(node=0, path="translation", times=[0, 1], values=np.zeros((2, 3))),
-                dict(node=0, path="weights", times=[0, 1], values=np.zeros((2, 2)), interpolation="STEP")]
+    channels = [
+        dict(node=0, path="translation", times=[0, 1], values=np.zeros((2, 3))),
+        dict(node=0, path="weights", times=[0, 1], values=np.zeros((2, 2)), interpolation="STEP"),
+    ]
     shared, separate = writer.JsonWriter(), writer.JsonWriter()
     shared.add_animation(channels, share_inputs=True)
     separate.add_animation(channels)
@@ -97,6 +112,7 @@ def test_a_dict_is_written_as_given_even_when_wrong() -> None:
 
 
 # -- containers -----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("form", ["embedded", "bin", "glb"])
 def test_every_container_loads_with_the_same_data(tmp_path: Path, form: str) -> None:
@@ -121,9 +137,9 @@ def test_glb_layout_header_chunks_and_padding(tmp_path: Path) -> None:
     assert (magic, version, length) == (b"glTF", 2, len(data))
     json_len, json_type = struct.unpack("<II", data[12:20])
     assert json_type == writer.GLB_JSON and json_len % 4 == 0
-    text = data[20:20 + json_len]
+    text = data[20 : 20 + json_len]
     assert text == text.rstrip() + b" " * (len(text) - len(text.rstrip()))  # padded with spaces
-    bin_len, bin_type = struct.unpack("<II", data[20 + json_len:28 + json_len])
+    bin_len, bin_type = struct.unpack("<II", data[20 + json_len : 28 + json_len])
     assert bin_type == writer.GLB_BIN and bin_len == len(w.bin_bytes()) and (28 + json_len) % 4 == 0
     assert 28 + json_len + bin_len == len(data)
 

@@ -13,10 +13,11 @@ plain dict (written as JSON for the worker):
     and no ``GltfWarning`` was given (a NaN the user is not told about is a silent wrong picture).
 
 Sampling is thinned on long clips (``MAX_TIMES`` scalar times, ``MAX_POSE_TIMES`` posed times per
-clip and mode, 3 in scenes of over ``BIG_SCENE`` nodes; ``bounds()`` in the authored mode only), so
+clip and mode, 3 in scenes of over ``BIG_SCENE`` nodes; ``pose_bounds`` in the authored mode only), so
 the checker asks no more than opening the file in the viewer does (``clip_bounds`` poses up to every key
 time) and a well-behaved case stays far below the CPU limit: a hang is the viewer's.
 """
+
 from __future__ import annotations
 
 import traceback
@@ -28,6 +29,7 @@ import numpy as np
 
 import viewer
 from viewer.animation.modes import MODES
+from viewer.pose.bounds import pose_bounds
 from viewer.pose.pose import Pose
 
 MAX_TIMES = 400
@@ -39,13 +41,23 @@ BIG_SCENE = 1000  # nodes; above this a clip is posed at 3 times per mode (about
 POSE_WORK = 1_000_000
 MIN_POSES = 12
 LONG_MESSAGE = 400
-BUG_TYPES = (AttributeError, TypeError, IndexError, KeyError, ArithmeticError, RecursionError, AssertionError,
-             NameError, MemoryError)
+BUG_TYPES = (
+    AttributeError,
+    TypeError,
+    IndexError,
+    KeyError,
+    ArithmeticError,
+    RecursionError,
+    AssertionError,
+    NameError,
+    MemoryError,
+)
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_case(path: Path, render: bool, injected_nonfinite: bool) -> dict:
     """Load, sample, pose and maybe render ``path``; the outcome dict (see the module docstring)."""
+
     def body(record: dict) -> None:
         record["stage"] = "load"
         scene = viewer.load(path)
@@ -87,16 +99,22 @@ def classify_exception(exc: BaseException) -> dict:
             return out
         line = str(exc)
         if len(line) > LONG_MESSAGE or "\n" in line:
-            return {"outcome": "long-message", "signature": f"long GltfError line ({_message_kind(exc)})",
-                    "message": line[:600] + (f" …({len(line)} chars)" if len(line) > 600 else "")}
+            return {
+                "outcome": "long-message",
+                "signature": f"long GltfError line ({_message_kind(exc)})",
+                "message": line[:600] + (f" …({len(line)} chars)" if len(line) > 600 else ""),
+            }
         return {"outcome": "rejected", "message": line}
     frames = traceback.extract_tb(exc.__traceback__)
     where = project_frame([(f.filename, f.lineno, f.name) for f in frames])
     outcome = "oom" if isinstance(exc, MemoryError) else "crash"
-    return {"outcome": outcome, "signature": f"{type(exc).__name__} at {where}",
-            "message": f"{type(exc).__name__}: {str(exc)[:500]}",
-            "last_frame": f"{frames[-1].filename}:{frames[-1].lineno} in {frames[-1].name}" if frames else "",
-            "traceback": "".join(traceback.format_exception(exc))[-6000:]}
+    return {
+        "outcome": outcome,
+        "signature": f"{type(exc).__name__} at {where}",
+        "message": f"{type(exc).__name__}: {str(exc)[:500]}",
+        "last_frame": f"{frames[-1].filename}:{frames[-1].lineno} in {frames[-1].name}" if frames else "",
+        "traceback": "".join(traceback.format_exception(exc))[-6000:],
+    }
 
 
 def _message_kind(exc: BaseException) -> str:
@@ -142,8 +160,9 @@ def clip_times(clip) -> tuple[np.ndarray, np.ndarray]:
     edges = [before, after, float(clip.duration)]
     times = np.concatenate([keys, mids])
     times = np.concatenate([_thin(np.sort(times), MAX_TIMES - len(edges)), edges])
-    posed = np.concatenate([edges, keys[:1], keys[-1:], _thin(np.sort(np.concatenate([keys, mids])),
-                                                              MAX_POSE_TIMES - 5)])
+    posed = np.concatenate(
+        [edges, keys[:1], keys[-1:], _thin(np.sort(np.concatenate([keys, mids])), MAX_POSE_TIMES - 5)]
+    )
     return times, posed
 
 
@@ -155,6 +174,7 @@ def _thin(times: np.ndarray, limit: int) -> np.ndarray:
 
 def exercise(scene, record: dict) -> None:
     """Sample every clip in every mode (scalar and batch), pose at a subset, check for NaN/inf."""
+
     def note(what: str, where: str, values) -> None:
         if "nonfinite" not in record and not np.isfinite(values).all():
             record["nonfinite"] = {"what": what, "where": where}
@@ -170,14 +190,14 @@ def exercise(scene, record: dict) -> None:
             posed = _thin(posed, 3)
         valid = np.zeros((len(clip.channels), max([c.width for c in clip.channels], default=0)), dtype=bool)
         for c, ch in enumerate(clip.channels):
-            valid[c, :ch.width] = True
+            valid[c, : ch.width] = True
         for mode in MODES:
             record["stage"] = f"sample clip {clip.index} {mode}"
             for t in times:
                 value = clip.sample(float(t), mode)
-                note("sample", f"clip {clip.index} {mode} t={t!r}", value[..., :valid.shape[1]][valid])
+                note("sample", f"clip {clip.index} {mode} t={t!r}", value[..., : valid.shape[1]][valid])
             batch = clip.sample(np.asarray(times), mode)
-            note("batch sample", f"clip {clip.index} {mode} batch", batch[:, :, :valid.shape[1]][:, valid])
+            note("batch sample", f"clip {clip.index} {mode} batch", batch[:, :, : valid.shape[1]][:, valid])
             record["stage"] = f"pose clip {clip.index} {mode}"
             for t in posed[:poses_left]:
                 poses_left -= 1
@@ -190,7 +210,7 @@ def check_pose(pose, scene, where: str, note, bounds: bool = True) -> None:
     for k in range(len(scene.skins)):
         note("joint matrices", f"{where} skin {k}", pose.joint_matrices(k))
     if bounds:
-        pose.bounds()
+        pose_bounds(pose)
 
 
 def render_frame(scene) -> None:

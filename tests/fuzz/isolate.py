@@ -18,6 +18,7 @@ Stdin of the child is the read end of a pipe the worker keeps open and never wri
 ``/dev/stdin`` then blocks, as it does for a user at a terminal (``/dev/null`` would return EOF at once
 and hide the hang).
 """
+
 from __future__ import annotations
 
 import faulthandler
@@ -68,8 +69,12 @@ def run_isolated(target: Callable[[], dict], workdir: Path, limits: Limits, stdi
     record.update(cpu_s=round(cpu, 3), wall_s=round(time.monotonic() - start, 3), max_rss_mb=usage.ru_maxrss // 1024)
     if timed_out or cpu >= limits.cpu_s:
         why = f"CPU {limits.cpu_s} s" if cpu >= limits.cpu_s else f"wall clock {limits.wall_s:g} s"
-        record.update(outcome="hang", signature=f"hang in {_hung_frame(stack_path)}", message=f"over the {why} limit",
-                      stack=_read_text(stack_path)[:3000])
+        record.update(
+            outcome="hang",
+            signature=f"hang in {_hung_frame(stack_path)}",
+            message=f"over the {why} limit",
+            stack=_read_text(stack_path)[:3000],
+        )
     elif "outcome" not in record:
         record.update(_died(status, log_path))
     return record

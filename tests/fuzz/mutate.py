@@ -10,6 +10,7 @@ three stages, applied in this order whatever order they were drawn in:
   * ``file``: raw bytes of the written files (``mutate_bytes``: truncation, GLB header and chunk lies,
     bit flips), so the container parsing is attacked too.
 """
+
 from __future__ import annotations
 
 import base64
@@ -90,8 +91,13 @@ def make_mutant(seeds: list[Seed], seed: int, index: int) -> Mutant:
     rng = random.Random(f"{seed}/{index}")  # not seed + index: campaigns 1 and 2 would share 9 999 cases
     base = seeds[rng.randrange(len(seeds))]
     container = _container(rng, base)
-    m = Mutant(base.name, copy.deepcopy(base.doc), None if base.bin is None else bytearray(base.bin),
-               container, dict(base.extras))
+    m = Mutant(
+        base.name,
+        copy.deepcopy(base.doc),
+        None if base.bin is None else bytearray(base.bin),
+        container,
+        dict(base.extras),
+    )
     names = [n for n, *_ in MUTATIONS]
     weights = [0 if n.startswith("glb_") and container != "glb" else w for n, w, *_ in MUTATIONS]
     count = rng.choices([1, 2, 3], [5, 3, 2])[0]  # one most often: a single one usually gets the file refused

@@ -6,6 +6,7 @@ float accessors shows whether the maths guards itself or warns. Planted NaN/±in
 a float non-finite too: a flip inside buffer 0 whose aligned 32-bit word becomes NaN/inf counts as
 injected. The file-stage functions here run after serialization, on ``mutant.files``.
 """
+
 from __future__ import annotations
 
 import math
@@ -33,7 +34,7 @@ def overwrite_floats(rng: random.Random, m) -> str | None:
     planted = []
     for offset in rng.sample(offsets, min(len(offsets), rng.randint(1, 4))):
         value = rng.choice(PLANTED)
-        m.bin[offset:offset + 4] = struct.pack("<f", value)
+        m.bin[offset : offset + 4] = struct.pack("<f", value)
         planted.append(value)
         m.injected_nonfinite |= not math.isfinite(value)
     return f"accessor {index}: {len(planted)} float(s) -> {', '.join(repr(v) for v in planted)}"
@@ -45,7 +46,7 @@ def truncate_bin(rng: random.Random, m) -> str | None:
         return None
     old = len(m.bin)
     new = rng.choice([0, 1, old // 2, old - 1, old - 4, rng.randrange(old)])
-    del m.bin[max(new, 0):]
+    del m.bin[max(new, 0) :]
     return f"buffer 0 truncated {old} -> {len(m.bin)} bytes"
 
 
@@ -79,7 +80,9 @@ def glb_lie(rng: random.Random, m) -> str | None:
     data = bytearray(m.files[m.main])
     json_len = struct.unpack_from("<I", data, 12)[0]
     bin_header = 20 + json_len if 20 + json_len + 8 <= len(data) else None
-    lies = ["length", "version", "magic", "json_length", "json_type"] + (["bin_length", "bin_type"] if bin_header else [])
+    lies = ["length", "version", "magic", "json_length", "json_type"] + (
+        ["bin_length", "bin_type"] if bin_header else []
+    )
     lie = rng.choice(lies)
     total = len(data)
     if lie == "length":
@@ -89,7 +92,7 @@ def glb_lie(rng: random.Random, m) -> str | None:
         value = rng.choice([0, 1, 3, 2**32 - 1])
         struct.pack_into("<I", data, 4, value)
     elif lie == "magic":
-        value = rng.choice([b"gltf", b"GLTF", b"\0\0\0\0", b"{\"as"])
+        value = rng.choice([b"gltf", b"GLTF", b"\0\0\0\0", b'{"as'])
         data[0:4] = value
     elif lie in ("json_length", "bin_length"):
         at = 12 if lie == "json_length" else bin_header
@@ -117,7 +120,7 @@ def bit_flips(rng: random.Random, m) -> str | None:
     if start is not None:
         for bit in positions:
             word = start + ((bit // 8 - start) // 4) * 4
-            if word >= start and word + 4 <= len(data) and not _float32_finite(bytes(data[word:word + 4])):
+            if word >= start and word + 4 <= len(data) and not _float32_finite(bytes(data[word : word + 4])):
                 m.injected_nonfinite = True
     m.files[name] = bytes(data)
     return f"{name}: flipped bits at bytes {[b // 8 for b in positions]}"

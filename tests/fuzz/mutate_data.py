@@ -4,6 +4,7 @@ Where ``mutate_json`` hits random places, these aim at the numbers that size all
 byteLength), place reads (byteOffset, byteStride), and feed the maths (rest TRS, key times), plus the
 URIs that decide which file gets opened. Values stay valid JSON: huge, not NaN.
 """
+
 from __future__ import annotations
 
 import random
@@ -11,11 +12,27 @@ import struct
 from pathlib import Path
 
 SIZES = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
-REST = {"translation": [0.0] * 3, "rotation": [0.0, 0.0, 0.0, 1.0], "scale": [1.0] * 3,
-        "matrix": [1.0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]}
-SPECIAL_URIS = ["/dev/zero", "/dev/urandom", "/dev/stdin", "../../etc/passwd", "/etc/passwd", "missing.bin",
-                "a" * 5000 + ".bin", "FIFO", "%2e%2e/%2e%2e/etc/passwd", "file:///etc/passwd",
-                "data:application/octet-stream;base64,@@@=", "subdir/", "."]
+REST = {
+    "translation": [0.0] * 3,
+    "rotation": [0.0, 0.0, 0.0, 1.0],
+    "scale": [1.0] * 3,
+    "matrix": [1.0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1],
+}
+SPECIAL_URIS = [
+    "/dev/zero",
+    "/dev/urandom",
+    "/dev/stdin",
+    "../../etc/passwd",
+    "/etc/passwd",
+    "missing.bin",
+    "a" * 5000 + ".bin",
+    "FIFO",
+    "%2e%2e/%2e%2e/etc/passwd",
+    "file:///etc/passwd",
+    "data:application/octet-stream;base64,@@@=",
+    "subdir/",
+    ".",
+]
 
 
 def _list(m, name: str) -> list[dict]:
@@ -70,9 +87,11 @@ def sparse_lie(rng: random.Random, m) -> str | None:
         return f"/accessors/{k}/sparse/{'indices' if what == 1 else 'values'}/byteOffset -> {part['byteOffset']}"
     k = rng.randrange(len(accs))
     count = rng.choice([1, 2, 3, 16, 1000, 2**31])
-    accs[k]["sparse"] = {"count": count,
-                         "indices": {"bufferView": rng.randrange(len(views)), "componentType": rng.choice([5121, 5123, 5125])},
-                         "values": {"bufferView": rng.randrange(len(views))}}
+    accs[k]["sparse"] = {
+        "count": count,
+        "indices": {"bufferView": rng.randrange(len(views)), "componentType": rng.choice([5121, 5123, 5125])},
+        "values": {"bufferView": rng.randrange(len(views))},
+    }
     return f"/accessors/{k} gets a sparse block of {count} over arbitrary views (indices out of range / unsorted)"
 
 
@@ -88,8 +107,27 @@ def view_lie(rng: random.Random, m) -> str | None:
     length = len(m.bin) if m.bin is not None else 0
     old = items[k].get(key, 0)
     old = old if isinstance(old, int) else 0
-    items[k][key] = rng.choice([old - 1, old + 1, old + 2, old + 4, length, length + 1, length - 4, 3, 5, 252,
-                                256, 255, 2**31, 2**32 + 4, 2**63, 0, -4])
+    items[k][key] = rng.choice(
+        [
+            old - 1,
+            old + 1,
+            old + 2,
+            old + 4,
+            length,
+            length + 1,
+            length - 4,
+            3,
+            5,
+            252,
+            256,
+            255,
+            2**31,
+            2**32 + 4,
+            2**63,
+            0,
+            -4,
+        ]
+    )
     return f"/{collection}/{k}/{key}: {old} -> {items[k][key]}"
 
 
@@ -120,8 +158,14 @@ def key_times(rng: random.Random, m) -> str | None:
     """Rewrite a sampler's input times in the buffer: huge (≥1e16, up to 3e38) or minutely spaced; min/max kept true."""
     if m.bin is None:
         return None
-    inputs = sorted({s.get("input") for a in _list(m, "animations") for s in a.get("samplers", [])
-                     if isinstance(s, dict) and isinstance(s.get("input"), int)})
+    inputs = sorted(
+        {
+            s.get("input")
+            for a in _list(m, "animations")
+            for s in a.get("samplers", [])
+            if isinstance(s, dict) and isinstance(s.get("input"), int)
+        }
+    )
     inputs = [i for i in inputs if float_offsets(m.doc, m.bin, i)]
     if not inputs:
         return None
@@ -141,7 +185,7 @@ def key_times(rng: random.Random, m) -> str | None:
         times = [3.4e38] * n
     packed = [struct.unpack("<f", struct.pack("<f", t))[0] for t in times]
     for offset, t in zip(offsets, times):
-        m.bin[offset:offset + 4] = struct.pack("<f", t)
+        m.bin[offset : offset + 4] = struct.pack("<f", t)
     acc = m.doc["accessors"][index]
     if "min" in acc or rng.random() < 0.5:
         acc["min"], acc["max"] = [min(packed)], [max(packed)]
@@ -158,7 +202,8 @@ def interpolation_name(rng: random.Random, m) -> str | None:
 
 
 def bad_uri(rng: random.Random, m) -> str | None:
-    """A buffer or image uri → /dev/zero, /dev/urandom, /dev/stdin, a FIFO, traversal, absolute, missing, 5 000 chars."""
+    """A buffer or image uri → /dev/zero, /dev/urandom, /dev/stdin, a FIFO, traversal, absolute, missing, 5 000
+    chars."""
     uri = rng.choice(SPECIAL_URIS)
     if uri == "FIFO":
         uri = "pipe.bin"

@@ -5,6 +5,7 @@ The node hierarchy is walked by the validator, by the scene builder (depths, ord
 quadratic. Chains of 2 000–30 000 nodes and up to 100 000 nodes are sizes a real exporter can emit
 (a long rope rig, a particle bake), so they must load in bounded time or be refused.
 """
+
 from __future__ import annotations
 
 import random
@@ -97,8 +98,9 @@ def many_nodes(rng: random.Random, m) -> str:
     every = rng.choice([0, 1, 100]) if has_mesh else 0  # every k-th new node shows mesh 0
     if every:  # what llvmpipe can draw within the CPU limit: a hang must be the viewer's, not the rasterizer's
         every = max(every, -(-count * _mesh_vertices(m) // MAX_INSTANCED_VERTICES))
-    nodes.extend({"mesh": 0} if every and k % every == 0 else {"translation": [float(k % 7), 0.0, 0.0]}
-                 for k in range(count))
+    nodes.extend(
+        {"mesh": 0} if every and k % every == 0 else {"translation": [float(k % 7), 0.0, 0.0]} for k in range(count)
+    )
     roots = _scene_roots(m)
     if roots is not None and rng.random() < 0.5:
         roots.extend(range(first, first + count))

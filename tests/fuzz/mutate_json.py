@@ -5,6 +5,7 @@ validator forgot (a count that is a float, a required key that is gone, an index
 the numbers that overflow what comes after validation (2**63 into int64, 1e308 into float32).
 Each function takes (rng, mutant), edits ``mutant.doc`` and returns a one-line description.
 """
+
 from __future__ import annotations
 
 import random
@@ -15,17 +16,57 @@ HUGE = [1e308, 1e300, 3.4e38, 2**31, 2**32, 2**63, BIG_INT, 2**31 - 1, 2**32 - 1
 WRONG_TYPES: list[Any] = ["7", "", None, [], [1], {}, {"a": 1}, True, False]
 
 # property → the top-level collection its value indexes (None: an index into something local)
-INDEX_KEYS = {"node": "nodes", "mesh": "meshes", "skin": "skins", "camera": "cameras", "scene": "scenes",
-              "bufferView": "bufferViews", "buffer": "buffers", "source": "images", "material": "materials",
-              "indices": "accessors", "inverseBindMatrices": "accessors", "skeleton": "nodes",
-              "input": "accessors", "output": "accessors", "index": "textures", "sampler": None}
+INDEX_KEYS = {
+    "node": "nodes",
+    "mesh": "meshes",
+    "skin": "skins",
+    "camera": "cameras",
+    "scene": "scenes",
+    "bufferView": "bufferViews",
+    "buffer": "buffers",
+    "source": "images",
+    "material": "materials",
+    "indices": "accessors",
+    "inverseBindMatrices": "accessors",
+    "skeleton": "nodes",
+    "input": "accessors",
+    "output": "accessors",
+    "index": "textures",
+    "sampler": None,
+}
 INDEX_LISTS = {"children": "nodes", "joints": "nodes", "nodes": "nodes"}  # lists of indices
 INDEX_MAPS = {"attributes": "accessors"}  # objects whose values are indices (targets are lists of these)
 
-REQUIRED = {"asset", "version", "byteLength", "buffer", "componentType", "count", "type", "channels",
-            "samplers", "sampler", "target", "path", "input", "output", "primitives", "attributes",
-            "joints", "indices", "values", "uri", "bufferView", "perspective", "orthographic", "yfov",
-            "znear", "zfar", "xmag", "ymag"}
+REQUIRED = {
+    "asset",
+    "version",
+    "byteLength",
+    "buffer",
+    "componentType",
+    "count",
+    "type",
+    "channels",
+    "samplers",
+    "sampler",
+    "target",
+    "path",
+    "input",
+    "output",
+    "primitives",
+    "attributes",
+    "joints",
+    "indices",
+    "values",
+    "uri",
+    "bufferView",
+    "perspective",
+    "orthographic",
+    "yfov",
+    "znear",
+    "zfar",
+    "xmag",
+    "ymag",
+}
 
 MAX_WALK = 20000  # leaves looked at; a doc with 100 000 nodes is sampled, not walked whole
 
@@ -63,8 +104,7 @@ def huge_value(rng: random.Random, current: Any) -> Any:
 
 def replace_number(rng: random.Random, m) -> str | None:
     """Any number in the document → huge / negative / zero / fractional."""
-    found = [(c, k, p) for c, k, p in leaves(m.doc)
-             if isinstance(c[k], (int, float)) and not isinstance(c[k], bool)]
+    found = [(c, k, p) for c, k, p in leaves(m.doc) if isinstance(c[k], (int, float)) and not isinstance(c[k], bool)]
     hit = _pick(rng, found)
     if hit is None:
         return None

@@ -6,6 +6,7 @@ or regenerated (``python -m tests.fuzz --seed S --index K``). Passing cases are 
 groups failures by signature (outcome + exception type + innermost project file:line), one example
 each, because a thousand failing cases are usually a handful of bugs.
 """
+
 from __future__ import annotations
 
 import json
@@ -82,8 +83,10 @@ class Summary:
             for sig, n, example in sigs:
                 lines.append(f"{n:>5}  {sig}")
                 if examples:
-                    lines.append(f"       e.g. {example.get('case_dir', '?')}  [{example.get('seed_file')}; "
-                                 f"{' | '.join(example.get('mutations', []))[:300]}]")
+                    lines.append(
+                        f"       e.g. {example.get('case_dir', '?')}  [{example.get('seed_file')}; "
+                        f"{' | '.join(example.get('mutations', []))[:300]}]"
+                    )
         return "\n".join(lines)
 
     def write(self, out: Path) -> Path:

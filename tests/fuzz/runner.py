@@ -7,6 +7,7 @@ A worker that dies itself is restarted and its case reported as a crash of the f
 
 API: ``run_campaign(Config(...)) -> report.Summary``; ``run_selftests(names, limits)`` for the tests.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -48,8 +49,15 @@ class Worker:
     def __init__(self, config_line: str) -> None:
         env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", PYTHONDONTWRITEBYTECODE="1")
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
-        self.proc = subprocess.Popen([sys.executable, "-m", "tests.fuzz.worker"], cwd=REPO_ROOT, env=env,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.fuzz.worker"],
+            cwd=REPO_ROOT,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
         self.send(config_line)
         self.task: dict | None = None
 
@@ -79,9 +87,16 @@ def _workroot(config: Config) -> Path:
 
 
 def _config_line(config: Config) -> str:
-    return json.dumps({"seed": config.seed, "out": str(config.out), "workroot": str(_workroot(config)),
-                       "render_every": config.render_every,
-                       "only_seeds": config.only_seeds, "limits": dataclasses.asdict(config.limits)})
+    return json.dumps(
+        {
+            "seed": config.seed,
+            "out": str(config.out),
+            "workroot": str(_workroot(config)),
+            "render_every": config.render_every,
+            "only_seeds": config.only_seeds,
+            "limits": dataclasses.asdict(config.limits),
+        }
+    )
 
 
 def run_tasks(config: Config, tasks: Iterable[dict], on_record: Callable[[dict], None]) -> None:
@@ -104,8 +119,15 @@ def run_tasks(config: Config, tasks: Iterable[dict], on_record: Callable[[dict],
                 if text:
                     on_record(json.loads(text))
                 else:  # the worker itself died: report its case, start another worker
-                    on_record(dict(w.task, seed=config.seed, outcome="crash", signature="fuzzer worker died",
-                                   message=f"worker exit status {w.proc.wait()}"))
+                    on_record(
+                        dict(
+                            w.task,
+                            seed=config.seed,
+                            outcome="crash",
+                            signature="fuzzer worker died",
+                            message=f"worker exit status {w.proc.wait()}",
+                        )
+                    )
                     sel.unregister(w.proc.stdout)
                     w = Worker(line)
                     sel.register(w.proc.stdout, selectors.EVENT_READ, w)
@@ -151,6 +173,10 @@ def progress_printer(total: int, every: int = 100) -> Callable[[Summary], None]:
         done = len(summary.records)
         if done % every == 0 or done == total:
             rate = done / max(time.monotonic() - start, 1e-9)
-            print(f"fuzz: {done}/{total} cases, {len(summary.failures)} failed, {rate:.1f} cases/s",
-                  file=sys.stderr, flush=True)
+            print(
+                f"fuzz: {done}/{total} cases, {len(summary.failures)} failed, {rate:.1f} cases/s",
+                file=sys.stderr,
+                flush=True,
+            )
+
     return show

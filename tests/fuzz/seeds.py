@@ -12,6 +12,7 @@ Sources, in a fixed order (case k's choice of seed depends on it):
   * ``built/<name>``: small files made with ``tests/gltf_builder.py``, each aimed at a feature the
     models above lack (sparse, strided, matrix nodes, one morph target, cameras).
 """
+
 from __future__ import annotations
 
 import base64
@@ -102,7 +103,7 @@ def split_glb(data: bytes) -> tuple[dict, bytes | None]:
     offset, doc, bin_data = 12, None, None
     while offset + 8 <= len(data):
         length, kind = struct.unpack_from("<II", data, offset)
-        chunk = data[offset + 8:offset + 8 + length]
+        chunk = data[offset + 8 : offset + 8 + length]
         if kind == 0x4E4F534A:
             doc = json.loads(chunk)
         elif kind == 0x004E4942:
@@ -113,14 +114,23 @@ def split_glb(data: bytes) -> tuple[dict, bytes | None]:
 
 def _other_files(main: Path, used: set[str]) -> dict[str, Path]:
     """Files beside the model it may name (textures, further buffers); not docs."""
-    return {p.name: p for p in sorted(main.parent.iterdir())
-            if p.is_file() and p != main and p.name not in used and p.suffix.lower() not in (".md", ".txt")}
+    return {
+        p.name: p
+        for p in sorted(main.parent.iterdir())
+        if p.is_file() and p != main and p.name not in used and p.suffix.lower() not in (".md", ".txt")
+    }
 
 
 def built_seeds() -> list[Seed]:
     """Small files made by code, each covering something the sample models do not."""
-    makers = {"minimal_animated": minimal_animated, "sparse": _sparse, "strided": _strided,
-              "matrix_nodes": _matrix_nodes, "one_morph_target": _one_morph_target, "camera": _camera}
+    makers = {
+        "minimal_animated": minimal_animated,
+        "sparse": _sparse,
+        "strided": _strided,
+        "matrix_nodes": _matrix_nodes,
+        "one_morph_target": _one_morph_target,
+        "camera": _camera,
+    }
     seeds = []
     for name, make in makers.items():
         b = make()
@@ -166,8 +176,9 @@ def _matrix_nodes() -> GltfBuilder:
     mesh = b.add_mesh(TRIANGLE, [0, 1, 2])
     child = b.add_node(mesh=mesh, rotation=[0, 0, 0, 1])
     root = b.add_node(children=[child], matrix=[2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 1, 2, 3, 1])
-    b.add_animation([dict(node=child, path="rotation", interpolation="STEP", times=[0, 1],
-                          values=[[0, 0, 0, 1], [0, 0, 1, 0]])])
+    b.add_animation(
+        [dict(node=child, path="rotation", interpolation="STEP", times=[0, 1], values=[[0, 0, 0, 1], [0, 0, 1, 0]])]
+    )
     b.add_scene([root])
     return b
 
@@ -177,8 +188,9 @@ def _one_morph_target() -> GltfBuilder:
     b = GltfBuilder()
     mesh = b.add_mesh(TRIANGLE, [0, 1, 2], targets=[TRIANGLE * 0.5], weights=[0.0])
     node = b.add_node(mesh=mesh)
-    b.add_animation([dict(node=node, path="weights", interpolation="CUBICSPLINE", times=[0, 1],
-                          values=[0, 0, 0, 0, 1, 0])])
+    b.add_animation(
+        [dict(node=node, path="weights", interpolation="CUBICSPLINE", times=[0, 1], values=[0, 0, 0, 0, 1, 0])]
+    )
     b.add_scene([node])
     return b
 

@@ -2,6 +2,7 @@
 
 Run through the same worker, fork and limits as real cases (``runner.run_selftests``).
 """
+
 from __future__ import annotations
 
 import os
@@ -32,5 +33,10 @@ def finish(record: dict) -> None:
     record["finished"] = True
 
 
-SELFTESTS = {"raise": raise_value_error, "loop": loop_forever, "alloc": allocate_8_gib, "stdin": read_stdin,
-             "ok": finish}
+SELFTESTS = {
+    "raise": raise_value_error,
+    "loop": loop_forever,
+    "alloc": allocate_8_gib,
+    "stdin": read_stdin,
+    "ok": finish,
+}

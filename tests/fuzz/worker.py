@@ -6,6 +6,7 @@ the first line on stdin is the campaign config; then each line is a task (``{"in
 ``{"selftest": name}``), answered by one line, the case's record, on the original stdout. fd 1 is
 pointed at stderr so nothing else can corrupt that channel.
 """
+
 from __future__ import annotations
 
 import json
@@ -55,16 +56,23 @@ def run_index(config: dict, seeds: list, index: int, workroot: Path, out: Path, 
         mutant = make_mutant(seeds, seed, index)
         path = write_case(mutant, workdir)
     except Exception:  # noqa: BLE001 - a fuzzer bug: reported as such, the campaign goes on
-        record.update(outcome="crash", signature="fuzzer error making the case",
-                      traceback=traceback.format_exc()[-4000:])
+        record.update(
+            outcome="crash", signature="fuzzer error making the case", traceback=traceback.format_exc()[-4000:]
+        )
         workdir.mkdir(parents=True, exist_ok=True)
         report.keep_or_delete(workdir, out, record)
         return record
     render = bool(every) and index % every == 0
-    record.update(seed_file=mutant.seed, container=mutant.container, mutations=mutant.descriptions,
-                  render=render, repro=repro_command(config, index))
-    record.update(run_isolated(lambda: check.run_case(path, render, mutant.injected_nonfinite),
-                               workdir, limits, stdin_fd))
+    record.update(
+        seed_file=mutant.seed,
+        container=mutant.container,
+        mutations=mutant.descriptions,
+        render=render,
+        repro=repro_command(config, index),
+    )
+    record.update(
+        run_isolated(lambda: check.run_case(path, render, mutant.injected_nonfinite), workdir, limits, stdin_fd)
+    )
     report.keep_or_delete(workdir, out, record)
     return record
 
@@ -73,8 +81,10 @@ def run_selftest(name: str, workroot: Path, limits: Limits, stdin_fd: int) -> di
     workdir = workroot / f"{os.getpid()}-selftest-{name}"
     workdir.mkdir(parents=True, exist_ok=True)
     try:
-        return {"selftest": name, **run_isolated(lambda: check.guarded(selftest.SELFTESTS[name]),
-                                                 workdir, limits, stdin_fd)}
+        return {
+            "selftest": name,
+            **run_isolated(lambda: check.guarded(selftest.SELFTESTS[name]), workdir, limits, stdin_fd),
+        }
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 

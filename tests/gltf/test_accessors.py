@@ -1,4 +1,5 @@
 """Accessor data → numpy: component types, normalization, strides, offsets, sparse, matrices, containers."""
+
 from __future__ import annotations
 
 import base64
@@ -25,13 +26,19 @@ def raw_accessor_file(tmp_path: Path, data: bytes, accessor: dict, byte_stride: 
     view = {"buffer": 0, "byteLength": len(data)}
     if byte_stride:
         view["byteStride"] = byte_stride
-    doc = {"asset": {"version": "2.0"}, "buffers": [{"byteLength": len(data)}], "bufferViews": [view],
-           "accessors": [{"bufferView": 0, **accessor}]}
+    doc = {
+        "asset": {"version": "2.0"},
+        "buffers": [{"byteLength": len(data)}],
+        "bufferViews": [view],
+        "accessors": [{"bufferView": 0, **accessor}],
+    }
     return write_gltf(doc, data, tmp_path, "raw.gltf", embed=True)
 
 
-@pytest.mark.parametrize("dtype, code", [(np.int8, 5120), (np.uint8, 5121), (np.int16, 5122), (np.uint16, 5123),
-                                         (np.uint32, 5125), (np.float32, 5126)])
+@pytest.mark.parametrize(
+    "dtype, code",
+    [(np.int8, 5120), (np.uint8, 5121), (np.int16, 5122), (np.uint16, 5123), (np.uint32, 5125), (np.float32, 5126)],
+)
 def test_each_component_type_keeps_its_values_and_dtype(tmp_path: Path, dtype: type, code: int) -> None:
     info = np.finfo(dtype) if dtype == np.float32 else np.iinfo(dtype)
     values = np.array([[info.min, 0, 1, info.max]] * 3, dtype)
@@ -44,14 +51,18 @@ def test_each_component_type_keeps_its_values_and_dtype(tmp_path: Path, dtype: t
     np.testing.assert_array_equal(out, values)
 
 
-@pytest.mark.parametrize("dtype, stored, expected", [
-    (np.int8, [-128, -127, 0, 64, 127], [-1.0, -1.0, 0.0, 64 / 127, 1.0]),
-    (np.uint8, [0, 1, 128, 255], [0.0, 1 / 255, 128 / 255, 1.0]),
-    (np.int16, [-32768, -32767, 0, 32767], [-1.0, -1.0, 0.0, 1.0]),
-    (np.uint16, [0, 32768, 65535], [0.0, 32768 / 65535, 1.0]),
-])
-def test_normalized_integers_dequantize_by_the_spec_formula(tmp_path: Path, dtype: type, stored: list,
-                                                           expected: list) -> None:
+@pytest.mark.parametrize(
+    "dtype, stored, expected",
+    [
+        (np.int8, [-128, -127, 0, 64, 127], [-1.0, -1.0, 0.0, 64 / 127, 1.0]),
+        (np.uint8, [0, 1, 128, 255], [0.0, 1 / 255, 128 / 255, 1.0]),
+        (np.int16, [-32768, -32767, 0, 32767], [-1.0, -1.0, 0.0, 1.0]),
+        (np.uint16, [0, 32768, 65535], [0.0, 32768 / 65535, 1.0]),
+    ],
+)
+def test_normalized_integers_dequantize_by_the_spec_formula(
+    tmp_path: Path, dtype: type, stored: list, expected: list
+) -> None:
     b = GltfBuilder()
     a = b.add_accessor(np.array(stored, dtype), normalized=True)
     out = load_one(tmp_path, b).accessor(a)
@@ -61,8 +72,12 @@ def test_normalized_integers_dequantize_by_the_spec_formula(tmp_path: Path, dtyp
 
 def test_scalar_vec_and_mat_shapes(tmp_path: Path) -> None:
     b = GltfBuilder()
-    ids = [b.add_accessor(np.zeros(5, np.float32)), b.add_accessor(np.zeros((5, 2), np.float32)),
-           b.add_accessor(np.zeros((5, 3, 3), np.float32)), b.add_accessor(np.zeros((5, 4, 4), np.float32))]
+    ids = [
+        b.add_accessor(np.zeros(5, np.float32)),
+        b.add_accessor(np.zeros((5, 2), np.float32)),
+        b.add_accessor(np.zeros((5, 3, 3), np.float32)),
+        b.add_accessor(np.zeros((5, 4, 4), np.float32)),
+    ]
     doc = load_one(tmp_path, b)
     assert [doc.accessor(i).shape for i in ids] == [(5,), (5, 2), (5, 3, 3), (5, 4, 4)]
 
@@ -70,8 +85,9 @@ def test_scalar_vec_and_mat_shapes(tmp_path: Path) -> None:
 def test_mat4_column_major_becomes_row_col(tmp_path: Path) -> None:
     """glTF stores a translation matrix as 1,0,0,0, 0,1,0,0, 0,0,1,0, tx,ty,tz,1 (columns)."""
     stored = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 7, 8, 9, 1, 2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 4, 0, 0, 5, 0, 1]
-    path = raw_accessor_file(tmp_path, struct.pack("<32f", *stored), {"componentType": 5126, "count": 2,
-                                                                    "type": "MAT4"})
+    path = raw_accessor_file(
+        tmp_path, struct.pack("<32f", *stored), {"componentType": 5126, "count": 2, "type": "MAT4"}
+    )
     m = load_document(path).accessor(0)
     assert m.shape == (2, 4, 4)
     np.testing.assert_array_equal(m[0, :3, 3], [7, 8, 9])  # translation in the last column
@@ -79,8 +95,9 @@ def test_mat4_column_major_becomes_row_col(tmp_path: Path) -> None:
     assert m[1, 1, 3] == 5 and m[1, 0, 0] == 2 and m[1, 2, 2] == 4
 
 
-@pytest.mark.parametrize("kind, ctype, column_bytes", [("MAT2", 5120, 4), ("MAT3", 5121, 4), ("MAT3", 5122, 8),
-                                                        ("MAT2", 5123, 4)])
+@pytest.mark.parametrize(
+    "kind, ctype, column_bytes", [("MAT2", 5120, 4), ("MAT3", 5121, 4), ("MAT3", 5122, 8), ("MAT2", 5123, 4)]
+)
 def test_small_matrices_have_padded_columns(tmp_path: Path, kind: str, ctype: int, column_bytes: int) -> None:
     n = int(kind[-1])
     fmt = {5120: "b", 5121: "B", 5122: "h", 5123: "H"}[ctype]
@@ -147,8 +164,7 @@ def test_sparse_with_buffer_view_substitutes_over_base(tmp_path: Path) -> None:
 
 def test_sparse_normalized_values_are_dequantized_after_substitution(tmp_path: Path) -> None:
     b = GltfBuilder()
-    a = b.add_sparse_accessor(3, [2], np.array([255], np.uint8), base=np.array([0, 51, 0], np.uint8),
-                              normalized=True)
+    a = b.add_sparse_accessor(3, [2], np.array([255], np.uint8), base=np.array([0, 51, 0], np.uint8), normalized=True)
     np.testing.assert_allclose(load_one(tmp_path, b).accessor(a), [0.0, 0.2, 1.0], atol=1e-7)
 
 

@@ -1,4 +1,5 @@
 """load_document on real Khronos models and on valid edge cases: warnings, ignored channels, extensions."""
+
 from __future__ import annotations
 
 import json
@@ -97,7 +98,10 @@ def _pointer_at_channel_3(text: str):
     def mutate(doc: dict) -> None:
         doc["extensionsUsed"] = ["KHR_animation_pointer"]
         doc["animations"][0]["channels"][3]["target"] = {
-            "path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": text}}}
+            "path": "pointer",
+            "extensions": {"KHR_animation_pointer": {"pointer": text}},
+        }
+
     return mutate
 
 
@@ -141,8 +145,18 @@ def test_quantized_rotation_output_and_positions(tmp_path: Path) -> None:
     positions = b.add_accessor(np.array([[0, 0, 0], [100, 0, 0], [0, 100, 0]], np.int16))
     b.add("meshes", {"primitives": [{"attributes": {"POSITION": positions}}]})
     node = b.add_node(mesh=0)
-    b.add_animation([dict(node=node, path="rotation", times=[0, 1], component_type=5122, normalized=True,
-                          values=np.array([[0, 0, 0, 32767], [0, 0, 32767, 0]], np.int16))])
+    b.add_animation(
+        [
+            dict(
+                node=node,
+                path="rotation",
+                times=[0, 1],
+                component_type=5122,
+                normalized=True,
+                values=np.array([[0, 0, 0, 32767], [0, 0, 32767, 0]], np.int16),
+            )
+        ]
+    )
     b.doc["extensionsUsed"] = b.doc["extensionsRequired"] = ["KHR_mesh_quantization"]
     doc = load_document(b.write_gltf(tmp_path))
     np.testing.assert_allclose(doc.accessor(doc.gltf.animations[0].samplers[0].output)[1], [0, 0, 1, 0])
@@ -161,8 +175,17 @@ def test_quantized_positions_need_the_extension(tmp_path: Path) -> None:
 def test_single_key_cubicspline_is_legal(tmp_path: Path) -> None:
     b = GltfBuilder()
     node = b.add_node()
-    b.add_animation([dict(node=node, path="translation", interpolation="CUBICSPLINE", times=[0.5],
-                          values=[[0, 0, 0], [1, 2, 3], [0, 0, 0]])])
+    b.add_animation(
+        [
+            dict(
+                node=node,
+                path="translation",
+                interpolation="CUBICSPLINE",
+                times=[0.5],
+                values=[[0, 0, 0], [1, 2, 3], [0, 0, 0]],
+            )
+        ]
+    )
     doc = load_document(b.write_gltf(tmp_path))
     np.testing.assert_array_equal(doc.accessor(1)[1], [1, 2, 3])
 

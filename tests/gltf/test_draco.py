@@ -6,6 +6,7 @@ Draco's quantization step, and everything after loading (skins, morph targets, s
 behave as with the uncompressed file. Tests that need DracoPy skip without it, except the ones about its
 absence, which hide it.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -16,16 +17,15 @@ import warnings
 
 import numpy as np
 import pytest
+
 from tests.conftest import KHRONOS_DIR, REPO_ROOT, khronos_model_names
 from tests.gltf_builder import GltfBuilder, minimal_animated, overwrite_accessor, write_glb, write_gltf
-from tests.render.conftest import gl  # noqa: F401  (the EGL fixture)
 from tests.render.conftest import LEVEL_TOLERANCE, MAX_FRACTION_OFF, front_ortho_camera, pixels_off, render_plain
-
 from viewer.base.errors import GltfError, GltfWarning
+from viewer.files.sampling import sample_animations
 from viewer.gltf import load_document
 from viewer.gltf.draco import EXTENSION, INSTALL
 from viewer.pose.pose import Pose
-from viewer.files.sampling import sample_animations
 from viewer.scene.scene import load
 
 HERE = "/meshes/0/primitives/0/extensions/KHR_draco_mesh_compression"
@@ -42,13 +42,24 @@ def dracopy():
 
 def step(values: np.ndarray, bits: int) -> float:
     """Draco's quantization step for ``values`` in ``bits`` bits (the largest extent split in 2^bits - 1)."""
-    return float(np.ptp(values, axis=0).max()) / (2 ** bits - 1)
+    return float(np.ptp(values, axis=0).max()) / (2**bits - 1)
 
 
 # -- building Draco files ----------------------------------------------------------------------------
 
-def add_draco_primitive(b: GltfBuilder, dracopy, positions, indices=None, *, normals=None, texcoords=None,
-                        generic=(), bits: int = BITS, fallback: bool = False) -> dict:
+
+def add_draco_primitive(
+    b: GltfBuilder,
+    dracopy,
+    positions,
+    indices=None,
+    *,
+    normals=None,
+    texcoords=None,
+    generic=(),
+    bits: int = BITS,
+    fallback: bool = False,
+) -> dict:
     """A primitive whose attributes and indices are Draco data in ``b``; returned, not yet in a mesh.
 
     Args:
@@ -58,11 +69,17 @@ def add_draco_primitive(b: GltfBuilder, dracopy, positions, indices=None, *, nor
     """
     positions = np.asarray(positions, np.float32)
     faces = np.arange(len(positions)) if indices is None else np.asarray(indices)
-    data = dracopy.encode(positions, faces.reshape(-1, 3), quantization_bits=bits, preserve_order=True,
-                          normals=None if normals is None else np.asarray(normals, np.float64),
-                          tex_coord=None if texcoords is None else np.asarray(texcoords, np.float64),
-                          normal_quantization_bits=10, tex_coord_quantization_bits=12,
-                          generic_attributes={k: np.asarray(g[1]) for k, g in enumerate(generic)} or None)
+    data = dracopy.encode(
+        positions,
+        faces.reshape(-1, 3),
+        quantization_bits=bits,
+        preserve_order=True,
+        normals=None if normals is None else np.asarray(normals, np.float64),
+        tex_coord=None if texcoords is None else np.asarray(texcoords, np.float64),
+        normal_quantization_bits=10,
+        tex_coord_quantization_bits=12,
+        generic_attributes={k: np.asarray(g[1]) for k, g in enumerate(generic)} or None,
+    )
     decoded = dracopy.decode(data)
     kinds = {0: "POSITION", 1: "NORMAL", 3: "TEXCOORD_0"}  # DracoPy.AttributeType
     ids = {kinds[a["attribute_type"]]: a["unique_id"] for a in decoded.attributes if a["attribute_type"] in kinds}
@@ -87,8 +104,10 @@ def add_draco_primitive(b: GltfBuilder, dracopy, positions, indices=None, *, nor
         attributes["TEXCOORD_0"] = accessor(np.asarray(texcoords, np.float32), 5126)
     for semantic, values, component_type, normalized in generic:
         attributes[semantic] = accessor(values, component_type, normalized)
-    prim = {"attributes": attributes,
-            "extensions": {EXTENSION: {"bufferView": b.add_buffer_view(data), "attributes": ids}}}
+    prim = {
+        "attributes": attributes,
+        "extensions": {EXTENSION: {"bufferView": b.add_buffer_view(data), "attributes": ids}},
+    }
     if indices is not None:
         prim["indices"] = accessor(np.asarray(indices, np.uint16), 5123)
     return prim
@@ -108,8 +127,13 @@ def minimal_draco(dracopy, bits: int = BITS) -> GltfBuilder:
     morphed["targets"] = b.doc["meshes"][0]["primitives"][0]["targets"]
     b.doc["meshes"][0]["primitives"][0] = morphed
     b.doc["meshes"][1]["primitives"][0] = add_draco_primitive(
-        b, dracopy, TRIANGLE, [0, 1, 2], bits=bits,
-        generic=[("JOINTS_0", JOINTS, 5121, False), ("WEIGHTS_0", WEIGHTS, 5126, False)])
+        b,
+        dracopy,
+        TRIANGLE,
+        [0, 1, 2],
+        bits=bits,
+        generic=[("JOINTS_0", JOINTS, 5121, False), ("WEIGHTS_0", WEIGHTS, 5126, False)],
+    )
     use_extension(b)
     return b
 
@@ -138,18 +162,32 @@ def grid_draco(dracopy, fallback: bool = False) -> tuple[GltfBuilder, dict]:
     positions, indices, uv = grid()
     n = len(positions)
     rng = np.random.default_rng(7)
-    arrays = dict(POSITION=positions, indices=indices, NORMAL=grid_normals(positions, indices), TEXCOORD_0=uv,
-                  TEXCOORD_1=(uv * 65535).round().astype(np.uint16),
-                  COLOR_0=rng.integers(0, 256, (n, 4)).astype(np.uint8),
-                  JOINTS_0=rng.integers(0, 3, (n, 4)).astype(np.uint16),
-                  WEIGHTS_0=np.tile(np.array([[128, 127, 0, 0]], np.uint8), (n, 1)))
+    arrays = dict(
+        POSITION=positions,
+        indices=indices,
+        NORMAL=grid_normals(positions, indices),
+        TEXCOORD_0=uv,
+        TEXCOORD_1=(uv * 65535).round().astype(np.uint16),
+        COLOR_0=rng.integers(0, 256, (n, 4)).astype(np.uint8),
+        JOINTS_0=rng.integers(0, 3, (n, 4)).astype(np.uint16),
+        WEIGHTS_0=np.tile(np.array([[128, 127, 0, 0]], np.uint8), (n, 1)),
+    )
     b = GltfBuilder()
-    prim = add_draco_primitive(b, dracopy, positions, indices, normals=arrays["NORMAL"], texcoords=uv,
-                               fallback=fallback,
-                               generic=[("TEXCOORD_1", arrays["TEXCOORD_1"], 5123, True),
-                                        ("COLOR_0", arrays["COLOR_0"], 5121, True),
-                                        ("JOINTS_0", arrays["JOINTS_0"], 5123, False),
-                                        ("WEIGHTS_0", arrays["WEIGHTS_0"], 5121, True)])
+    prim = add_draco_primitive(
+        b,
+        dracopy,
+        positions,
+        indices,
+        normals=arrays["NORMAL"],
+        texcoords=uv,
+        fallback=fallback,
+        generic=[
+            ("TEXCOORD_1", arrays["TEXCOORD_1"], 5123, True),
+            ("COLOR_0", arrays["COLOR_0"], 5121, True),
+            ("JOINTS_0", arrays["JOINTS_0"], 5123, False),
+            ("WEIGHTS_0", arrays["WEIGHTS_0"], 5121, True),
+        ],
+    )
     b.add_node(mesh=b.add("meshes", {"primitives": [prim]}))
     b.add_node(name="joint0")
     b.add_node(name="joint1")
@@ -168,6 +206,7 @@ def load_error(path) -> GltfError:
 
 
 # -- decoded values ----------------------------------------------------------------------------------
+
 
 def test_minimal_animated_compressed_matches_the_original(tmp_path, dracopy):
     plain = load(minimal_animated().write_gltf(tmp_path, "plain.gltf"))
@@ -191,8 +230,9 @@ def test_minimal_animated_compressed_matches_the_original(tmp_path, dracopy):
         for pose, scene in zip(poses, (plain, draco)):
             pose.set_time(scene.clips[0], t)
         for node, mesh in ((1, 0), (4, 1)):
-            cpu = [pose.primitive_positions(node, s.meshes[mesh].primitives[0])
-                   for pose, s in zip(poses, (plain, draco))]
+            cpu = [
+                pose.primitive_positions(node, s.meshes[mesh].primitives[0]) for pose, s in zip(poses, (plain, draco))
+            ]
             np.testing.assert_allclose(cpu[1], cpu[0], atol=4 * atol)
 
 
@@ -264,6 +304,7 @@ def test_unknown_compressed_attribute_is_ignored_with_a_warning(tmp_path, dracop
 
 # -- mismatches and bad data -------------------------------------------------------------------------
 
+
 def single(dracopy, **options) -> tuple[GltfBuilder, dict]:
     b = GltfBuilder()
     prim = add_draco_primitive(b, dracopy, TRIANGLE, [0, 1, 2], **options)
@@ -313,19 +354,23 @@ def test_decoded_joints_are_validated_like_plain_ones(tmp_path, dracopy):
     b = minimal_animated()
     bad = np.array([[0, 5, 0, 0]] * 3, np.uint8)
     b.doc["meshes"][1]["primitives"][0] = add_draco_primitive(
-        b, dracopy, TRIANGLE, [0, 1, 2], generic=[("JOINTS_0", bad, 5121, False), ("WEIGHTS_0", WEIGHTS, 5126, False)])
+        b, dracopy, TRIANGLE, [0, 1, 2], generic=[("JOINTS_0", bad, 5121, False), ("WEIGHTS_0", WEIGHTS, 5126, False)]
+    )
     use_extension(b)
     err = load_error(b.write_gltf(tmp_path, "joints.gltf"))
     assert err.pointer == "/meshes/1/primitives/0/attributes/JOINTS_0" and "joint index 5" in err.message
 
 
-@pytest.mark.parametrize("edit,where,words", [
-    (lambda ext, prim: ext.update(bufferView=99), "/bufferView", "out of range"),
-    (lambda ext, prim: ext.pop("attributes"), "/attributes", "missing"),
-    (lambda ext, prim: ext["attributes"].update(POSITION=-1), "/attributes/POSITION", "integer"),
-    (lambda ext, prim: ext["attributes"].update(POSITION=42), "/attributes/POSITION", "no attribute with id 42"),
-    (lambda ext, prim: prim.update(mode=1), "mode", "TRIANGLES"),
-])
+@pytest.mark.parametrize(
+    "edit,where,words",
+    [
+        (lambda ext, prim: ext.update(bufferView=99), "/bufferView", "out of range"),
+        (lambda ext, prim: ext.pop("attributes"), "/attributes", "missing"),
+        (lambda ext, prim: ext["attributes"].update(POSITION=-1), "/attributes/POSITION", "integer"),
+        (lambda ext, prim: ext["attributes"].update(POSITION=42), "/attributes/POSITION", "no attribute with id 42"),
+        (lambda ext, prim: prim.update(mode=1), "mode", "TRIANGLES"),
+    ],
+)
 def test_malformed_extension(tmp_path, dracopy, edit, where, words):
     b, prim = single(dracopy)
     edit(b.doc["meshes"][0]["primitives"][0]["extensions"][EXTENSION], b.doc["meshes"][0]["primitives"][0])
@@ -334,16 +379,20 @@ def test_malformed_extension(tmp_path, dracopy, edit, where, words):
     assert err.pointer == expected and words in err.message
 
 
-@pytest.mark.parametrize("corrupt", [
-    lambda data: data[: len(data) // 2],
-    lambda data: b"\0" * len(data),
-    lambda data: b"DRACO" + bytes(range(256)) * 2,
-    lambda data: data[:8] + bytes(255 - c for c in data[8:]),
-], ids=["truncated", "zeros", "header-then-junk", "inverted-body"])
+@pytest.mark.parametrize(
+    "corrupt",
+    [
+        lambda data: data[: len(data) // 2],
+        lambda data: b"\0" * len(data),
+        lambda data: b"DRACO" + bytes(range(256)) * 2,
+        lambda data: data[:8] + bytes(255 - c for c in data[8:]),
+    ],
+    ids=["truncated", "zeros", "header-then-junk", "inverted-body"],
+)
 def test_corrupt_draco_data_is_a_gltf_error(tmp_path, dracopy, corrupt):
     b, prim = single(dracopy)
     view = b.doc["bufferViews"][prim["extensions"][EXTENSION]["bufferView"]]
-    data = b.bin_bytes()[view["byteOffset"]:view["byteOffset"] + view["byteLength"]]
+    data = b.bin_bytes()[view["byteOffset"] : view["byteOffset"] + view["byteLength"]]
     new = b.add_buffer_view(corrupt(data))
     b.doc["meshes"][0]["primitives"][0]["extensions"][EXTENSION]["bufferView"] = new
     err = load_error(b.write_gltf(tmp_path, "corrupt.gltf"))
@@ -399,17 +448,23 @@ print(json.dumps(counts))
 
 # -- without DracoPy ---------------------------------------------------------------------------------
 
+
 def junk_draco_file(tmp_path, required: bool = True):
     """A triangle whose Draco bufferView holds junk (never decoded here); with uncompressed fallback
     accessors when not ``required``."""
     b = GltfBuilder()
     if required:
-        attributes = {"POSITION": b.add("accessors", {"componentType": 5126, "count": 3, "type": "VEC3",
-                                                      "min": [0, 0, 0], "max": [1, 1, 0]})}
+        attributes = {
+            "POSITION": b.add(
+                "accessors", {"componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]}
+            )
+        }
     else:
         attributes = {"POSITION": b.add_accessor(TRIANGLE, min_max=True)}
-    prim = {"attributes": attributes,
-            "extensions": {EXTENSION: {"bufferView": b.add_buffer_view(b"not draco"), "attributes": {"POSITION": 0}}}}
+    prim = {
+        "attributes": attributes,
+        "extensions": {EXTENSION: {"bufferView": b.add_buffer_view(b"not draco"), "attributes": {"POSITION": 0}}},
+    }
     b.add_node(mesh=b.add("meshes", {"primitives": [prim]}))
     b.add_scene([0])
     use_extension(b, required)
@@ -453,6 +508,7 @@ def test_dracopy_is_imported_only_for_draco_files(tmp_path):
 
 # -- pictures ----------------------------------------------------------------------------------------
 
+
 def assert_same_picture(a: np.ndarray, b: np.ndarray) -> None:
     assert (a.max(axis=-1) > 0).mean() > 0.01, "nothing drawn: the comparison would prove nothing"
     fraction = float(pixels_off(a, b).mean())
@@ -477,6 +533,7 @@ def test_compressed_renders_like_uncompressed(gl, tmp_path, dracopy):
 
 
 # -- the shared Khronos models, compressed by tools/compress_models.py --------------------------------
+
 
 def compress_tool():
     spec = importlib.util.spec_from_file_location("compress_models", REPO_ROOT / "tools" / "compress_models.py")

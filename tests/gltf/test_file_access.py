@@ -4,6 +4,7 @@ External URIs stay inside the model's folder tree unless ``allow_outside_folder`
 regular files are opened; a buffer is read up to its ``byteLength`` and no further. The device cases
 run in a child process with a timeout, so a regression fails the test instead of hanging the suite.
 """
+
 from __future__ import annotations
 
 import json
@@ -36,15 +37,23 @@ def _image_file(folder, uri: str, name: str = "model.gltf"):
 
 
 def _load_in_child(path, allow_outside: bool = False) -> subprocess.CompletedProcess:
-    code = ("import sys, viewer\n"
-            "try:\n"
-            f"    viewer.load(sys.argv[1], allow_outside_folder={allow_outside})\n"
-            "    print('LOADED')\n"
-            "except viewer.GltfError as exc:\n"
-            "    print(exc)\n")
+    code = (
+        "import sys, viewer\n"
+        "try:\n"
+        f"    viewer.load(sys.argv[1], allow_outside_folder={allow_outside})\n"
+        "    print('LOADED')\n"
+        "except viewer.GltfError as exc:\n"
+        "    print(exc)\n"
+    )
     # stdin is a pipe nobody writes to: reading /dev/stdin would block forever, as in a terminal
-    return subprocess.run([sys.executable, "-c", code, str(path)], cwd=REPO_ROOT, capture_output=True, text=True,
-                          timeout=60, stdin=subprocess.PIPE)
+    return subprocess.run(
+        [sys.executable, "-c", code, str(path)],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.PIPE,
+    )
 
 
 @pytest.mark.parametrize("device", DEVICES)

@@ -1,5 +1,6 @@
 """The PBR material extensions the renderer reads are validated at load: a sound file loads silently, one bad
 value gives its pointer; extensions the viewer does not read still only warn."""
+
 from __future__ import annotations
 
 import warnings
@@ -21,16 +22,32 @@ def texture(tex_coord: int = 0, **extra) -> dict:
 
 MATERIAL_EXTENSIONS = {
     "KHR_materials_ior": {"ior": 1.33},
-    "KHR_materials_specular": {"specularFactor": 0.5, "specularTexture": texture(),
-                               "specularColorFactor": [2, 1, 0], "specularColorTexture": texture(1)},
-    "KHR_materials_clearcoat": {"clearcoatFactor": 1, "clearcoatTexture": texture(),
-                                "clearcoatRoughnessFactor": 0.1, "clearcoatRoughnessTexture": texture(1),
-                                "clearcoatNormalTexture": texture(scale=-1.5)},
-    "KHR_materials_sheen": {"sheenColorFactor": [1, 0.5, 0], "sheenColorTexture": texture(),
-                            "sheenRoughnessFactor": 0.3, "sheenRoughnessTexture": texture(1)},
+    "KHR_materials_specular": {
+        "specularFactor": 0.5,
+        "specularTexture": texture(),
+        "specularColorFactor": [2, 1, 0],
+        "specularColorTexture": texture(1),
+    },
+    "KHR_materials_clearcoat": {
+        "clearcoatFactor": 1,
+        "clearcoatTexture": texture(),
+        "clearcoatRoughnessFactor": 0.1,
+        "clearcoatRoughnessTexture": texture(1),
+        "clearcoatNormalTexture": texture(scale=-1.5),
+    },
+    "KHR_materials_sheen": {
+        "sheenColorFactor": [1, 0.5, 0],
+        "sheenColorTexture": texture(),
+        "sheenRoughnessFactor": 0.3,
+        "sheenRoughnessTexture": texture(1),
+    },
     "KHR_materials_transmission": {"transmissionFactor": 0.9, "transmissionTexture": texture()},
-    "KHR_materials_volume": {"thicknessFactor": 2.5, "thicknessTexture": texture(1), "attenuationDistance": 0.1,
-                             "attenuationColor": [1, 0.9, 0.8]},
+    "KHR_materials_volume": {
+        "thicknessFactor": 2.5,
+        "thicknessTexture": texture(1),
+        "attenuationDistance": 0.1,
+        "attenuationColor": [1, 0.9, 0.8],
+    },
 }
 
 
@@ -68,27 +85,45 @@ def test_ior_is_zero_or_at_least_one(tmp_path, ior):
     assert load_silently(material_file({"KHR_materials_ior": {"ior": ior}}), tmp_path) == []
 
 
-@pytest.mark.parametrize("name, key, value, where", [
-    ("KHR_materials_ior", "ior", 0.5, "KHR_materials_ior/ior"),
-    ("KHR_materials_ior", "ior", "1.5", "KHR_materials_ior/ior"),
-    ("KHR_materials_specular", "specularFactor", 1.5, "KHR_materials_specular/specularFactor"),
-    ("KHR_materials_specular", "specularColorFactor", [1, -1, 1], "KHR_materials_specular/specularColorFactor/1"),
-    ("KHR_materials_specular", "specularTexture", {"index": 1}, "KHR_materials_specular/specularTexture/index"),
-    ("KHR_materials_clearcoat", "clearcoatRoughnessFactor", -0.1,
-     "KHR_materials_clearcoat/clearcoatRoughnessFactor"),
-    ("KHR_materials_clearcoat", "clearcoatNormalTexture", {"index": 0, "scale": "big"},
-     "KHR_materials_clearcoat/clearcoatNormalTexture/scale"),
-    ("KHR_materials_sheen", "sheenColorFactor", [1, 1, 2], "KHR_materials_sheen/sheenColorFactor/2"),
-    ("KHR_materials_sheen", "sheenRoughnessTexture", {"index": 0, "texCoord": -1},
-     "KHR_materials_sheen/sheenRoughnessTexture/texCoord"),
-    ("KHR_materials_transmission", "transmissionFactor", 2, "KHR_materials_transmission/transmissionFactor"),
-    ("KHR_materials_transmission", "transmissionTexture",
-     {"index": 0, "extensions": {"KHR_texture_transform": {"scale": [1, 1, 1]}}},
-     "KHR_materials_transmission/transmissionTexture/extensions/KHR_texture_transform/scale"),
-    ("KHR_materials_volume", "attenuationDistance", 0, "KHR_materials_volume/attenuationDistance"),
-    ("KHR_materials_volume", "thicknessFactor", -1, "KHR_materials_volume/thicknessFactor"),
-    ("KHR_materials_volume", "attenuationColor", [1, 1], "KHR_materials_volume/attenuationColor"),
-])
+@pytest.mark.parametrize(
+    "name, key, value, where",
+    [
+        ("KHR_materials_ior", "ior", 0.5, "KHR_materials_ior/ior"),
+        ("KHR_materials_ior", "ior", "1.5", "KHR_materials_ior/ior"),
+        ("KHR_materials_specular", "specularFactor", 1.5, "KHR_materials_specular/specularFactor"),
+        ("KHR_materials_specular", "specularColorFactor", [1, -1, 1], "KHR_materials_specular/specularColorFactor/1"),
+        ("KHR_materials_specular", "specularTexture", {"index": 1}, "KHR_materials_specular/specularTexture/index"),
+        (
+            "KHR_materials_clearcoat",
+            "clearcoatRoughnessFactor",
+            -0.1,
+            "KHR_materials_clearcoat/clearcoatRoughnessFactor",
+        ),
+        (
+            "KHR_materials_clearcoat",
+            "clearcoatNormalTexture",
+            {"index": 0, "scale": "big"},
+            "KHR_materials_clearcoat/clearcoatNormalTexture/scale",
+        ),
+        ("KHR_materials_sheen", "sheenColorFactor", [1, 1, 2], "KHR_materials_sheen/sheenColorFactor/2"),
+        (
+            "KHR_materials_sheen",
+            "sheenRoughnessTexture",
+            {"index": 0, "texCoord": -1},
+            "KHR_materials_sheen/sheenRoughnessTexture/texCoord",
+        ),
+        ("KHR_materials_transmission", "transmissionFactor", 2, "KHR_materials_transmission/transmissionFactor"),
+        (
+            "KHR_materials_transmission",
+            "transmissionTexture",
+            {"index": 0, "extensions": {"KHR_texture_transform": {"scale": [1, 1, 1]}}},
+            "KHR_materials_transmission/transmissionTexture/extensions/KHR_texture_transform/scale",
+        ),
+        ("KHR_materials_volume", "attenuationDistance", 0, "KHR_materials_volume/attenuationDistance"),
+        ("KHR_materials_volume", "thicknessFactor", -1, "KHR_materials_volume/thicknessFactor"),
+        ("KHR_materials_volume", "attenuationColor", [1, 1], "KHR_materials_volume/attenuationColor"),
+    ],
+)
 def test_one_bad_value_gives_its_pointer(tmp_path, name, key, value, where):
     extensions = {n: dict(e) for n, e in MATERIAL_EXTENSIONS.items()}
     extensions[name][key] = value

@@ -8,6 +8,7 @@ there rebuilds it). Files are built from known arrays: loaded values must equal 
 the codec is lossless and within the filter's quantisation step where it is not; malformed streams and
 extension objects must be a ``GltfError`` at the right pointer, never another exception.
 """
+
 from __future__ import annotations
 
 import copy
@@ -16,10 +17,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.gltf_builder import GltfBuilder, write_glb, write_gltf
-from tools.meshopt_encode import (encode_color, encode_exponential, encode_index_buffer, encode_index_sequence,
-                                  encode_octahedral, encode_quaternion, encode_vertex_buffer, meshopt_file)
 
+from tests.gltf_builder import GltfBuilder, write_glb, write_gltf
+from tools.meshopt_encode import (
+    encode_color,
+    encode_exponential,
+    encode_index_buffer,
+    encode_index_sequence,
+    encode_octahedral,
+    encode_quaternion,
+    encode_vertex_buffer,
+    meshopt_file,
+)
 from viewer.base.errors import GltfError
 from viewer.gltf import load_document, meshopt, meshopt_filters
 from viewer.scene.scene import load
@@ -39,7 +48,7 @@ def smooth_elements(count: int, stride: int, seed: int = 0) -> np.ndarray:
     rng = np.random.default_rng(seed)
     floats = np.cumsum(rng.normal(size=(count, stride // 4)), axis=0).astype("<f4").view(np.uint8)
     out = floats.reshape(count, stride).copy()
-    out[:, 4:8:2] = np.cumsum(rng.integers(-3, 4, (count, 2)), axis=0).astype(np.uint8)[:, :len(out[0, 4:8:2])]
+    out[:, 4:8:2] = np.cumsum(rng.integers(-3, 4, (count, 2)), axis=0).astype(np.uint8)[:, : len(out[0, 4:8:2])]
     if stride >= 12:
         out[:, 8:12] = 7
     return out
@@ -47,8 +56,18 @@ def smooth_elements(count: int, stride: int, seed: int = 0) -> np.ndarray:
 
 # -- the attribute codec ----------------------------------------------------------------------------------
 
-VERTEX_OPTIONS = [(0, {}), (0, {"bits": 2}), (0, {"bits": 4}), (0, {"bits": 8}), (1, {}), (1, {"bits": 1}),
-                  (1, {"control": 0}), (1, {"control": 1}), (1, {"control": 3}), (1, {"channels": "mixed"})]
+VERTEX_OPTIONS = [
+    (0, {}),
+    (0, {"bits": 2}),
+    (0, {"bits": 4}),
+    (0, {"bits": 8}),
+    (1, {}),
+    (1, {"bits": 1}),
+    (1, {"control": 0}),
+    (1, {"control": 1}),
+    (1, {"control": 3}),
+    (1, {"channels": "mixed"}),
+]
 
 
 @pytest.mark.parametrize("version, options", VERTEX_OPTIONS)
@@ -92,6 +111,7 @@ def test_vertex_codec_reads_meshoptimizer_streams(version):
 
 # -- the index codecs ---------------------------------------------------------------------------------------
 
+
 def grid_triangles(n: int, shuffle: bool = False) -> np.ndarray:
     quads = (np.arange(n - 1)[:, None] * n + np.arange(n - 1)[None, :]).ravel()
     tris = np.stack([quads, quads + 1, quads + n, quads + 1, quads + n + 1, quads + n], axis=1).reshape(-1, 3)
@@ -105,9 +125,12 @@ def grid_triangles(n: int, shuffle: bool = False) -> np.ndarray:
 @pytest.mark.parametrize("kind", ["grid", "shuffled", "random", "restart"])
 def test_triangle_codec_round_trips(version, fifo, kind):
     rng = np.random.default_rng(3)
-    indices = {"grid": grid_triangles(12), "shuffled": grid_triangles(9, shuffle=True),
-               "random": rng.integers(0, 70000, 300).astype(np.uint32),
-               "restart": np.concatenate([grid_triangles(5), [0, 1, 2], grid_triangles(4)]).astype(np.uint32)}[kind]
+    indices = {
+        "grid": grid_triangles(12),
+        "shuffled": grid_triangles(9, shuffle=True),
+        "random": rng.integers(0, 70000, 300).astype(np.uint32),
+        "restart": np.concatenate([grid_triangles(5), [0, 1, 2], grid_triangles(4)]).astype(np.uint32),
+    }[kind]
     stream = encode_index_buffer(indices, version, fifo)
     assert stream[0] == 0xE0 | version
     decoded = meshopt.decode_index_buffer(len(indices), 4, stream)
@@ -127,7 +150,7 @@ def test_triangle_codec_reads_meshoptimizer_streams():
 
 @pytest.mark.parametrize("bimodal", [False, True])
 def test_index_sequence_round_trips(bimodal):
-    wrap = [2 ** 32 - 1, 0, 2 ** 30 - 5]  # deltas wrap around 32 bits; they hold 31
+    wrap = [2**32 - 1, 0, 2**30 - 5]  # deltas wrap around 32 bits; they hold 31
     indices = np.concatenate([np.arange(50), np.arange(50)[::-1] * 1000, wrap]).astype(np.uint32)
     stream = encode_index_sequence(indices, 1, bimodal)
     assert np.array_equal(meshopt.decode_index_sequence(len(indices), 4, stream), indices)
@@ -140,11 +163,12 @@ def test_index_sequence_spec_varints():
     """The README's varints 7f (0x7f) and 81 04 (0x201), read as baseline-1 zigzag deltas. Its third example,
     ff a0 05 => 0x1fd005, takes the groups most significant first; LEB128 and meshoptimizer's decoder take them
     least significant first, 0x1507f, and so does this one."""
-    stream = bytes.fromhex("d1" "7f" "8104" "ffa005" "00000000")
-    assert meshopt.decode_index_sequence(3, 4, stream).tolist() == [2 ** 32 - 32, 96, 2 ** 32 + 96 - 0x5420]
+    stream = bytes.fromhex("d17f8104ffa00500000000")
+    assert meshopt.decode_index_sequence(3, 4, stream).tolist() == [2**32 - 32, 96, 2**32 + 96 - 0x5420]
 
 
 # -- filters ------------------------------------------------------------------------------------------------
+
 
 def unit_vectors(n: int, seed: int = 1) -> np.ndarray:
     v = np.random.default_rng(seed).normal(size=(n, 3))
@@ -184,7 +208,7 @@ def test_exponential_filter_is_exact():
         meshopt_filters.filter_exponential(data, 300, 12)
         packed = raw.view("<i4").reshape(300, 3).astype(np.int64)
         exponent, mantissa = packed >> 24, ((packed & 0xFFFFFF) ^ 0x800000) - 0x800000
-        assert np.array_equal(data.view("<f4").reshape(300, 3), (mantissa * 2.0 ** exponent).astype(np.float32))
+        assert np.array_equal(data.view("<f4").reshape(300, 3), (mantissa * 2.0**exponent).astype(np.float32))
         assert np.all(np.abs(data.view("<f4").reshape(300, 3) - values) <= np.abs(values) * 2.0 ** (1 - bits))
 
 
@@ -218,14 +242,16 @@ def test_color_filter(stride, bits):
 
 # -- malformed streams --------------------------------------------------------------------------------------
 
+
 def good_streams() -> dict[str, tuple]:
     elements = smooth_elements(100, 8)
     tris = grid_triangles(6)
-    return {"vertex0": (meshopt.decode_vertex_buffer, 100, 8, encode_vertex_buffer(elements, 0)),
-            "vertex1": (meshopt.decode_vertex_buffer, 100, 8,
-                        encode_vertex_buffer(elements, 1, channels=[1, 2 | 3 << 4])),
-            "triangles": (meshopt.decode_index_buffer, len(tris), 4, encode_index_buffer(tris)),
-            "sequence": (meshopt.decode_index_sequence, len(tris), 2, encode_index_sequence(tris, bimodal=True))}
+    return {
+        "vertex0": (meshopt.decode_vertex_buffer, 100, 8, encode_vertex_buffer(elements, 0)),
+        "vertex1": (meshopt.decode_vertex_buffer, 100, 8, encode_vertex_buffer(elements, 1, channels=[1, 2 | 3 << 4])),
+        "triangles": (meshopt.decode_index_buffer, len(tris), 4, encode_index_buffer(tris)),
+        "sequence": (meshopt.decode_index_sequence, len(tris), 2, encode_index_sequence(tris, bimodal=True)),
+    }
 
 
 @pytest.mark.parametrize("name", ["vertex0", "vertex1", "triangles", "sequence"])
@@ -234,9 +260,15 @@ def test_malformed_streams_are_value_errors(name):
     decode(count, stride, stream)
     bad_header = bytes([stream[0] ^ 0x40]) + stream[1:]
     newer = bytes([stream[0] | 0x0F]) + stream[1:]
-    cases = {"empty": b"", "header only": stream[:1], "truncated": stream[:-9],
-             "cut in half": stream[:len(stream) // 2],
-             "wrong header": bad_header, "unknown version": newer, "extra bytes": stream[:-4] + bytes(9) + stream[-4:]}
+    cases = {
+        "empty": b"",
+        "header only": stream[:1],
+        "truncated": stream[:-9],
+        "cut in half": stream[: len(stream) // 2],
+        "wrong header": bad_header,
+        "unknown version": newer,
+        "extra bytes": stream[:-4] + bytes(9) + stream[-4:],
+    }
     for label, data in cases.items():
         with pytest.raises(ValueError):
             decode(count, stride, data)
@@ -259,11 +291,11 @@ def test_varint_over_five_bytes_and_unwritten_fifo_entries():
 def test_huge_counts_are_refused_before_allocating():
     stream = encode_vertex_buffer(smooth_elements(16, 256), 1)
     with pytest.raises(ValueError, match="too few"):
-        meshopt.decode_vertex_buffer(10 ** 12, 256, stream)
+        meshopt.decode_vertex_buffer(10**12, 256, stream)
     with pytest.raises(ValueError, match="too few"):
-        meshopt.decode_index_buffer(3 * 10 ** 12, 4, encode_index_buffer(grid_triangles(3)))
+        meshopt.decode_index_buffer(3 * 10**12, 4, encode_index_buffer(grid_triangles(3)))
     with pytest.raises(ValueError, match="too few"):
-        meshopt.decode_index_sequence(10 ** 12, 4, encode_index_sequence([1, 2, 3]))
+        meshopt.decode_index_sequence(10**12, 4, encode_index_sequence([1, 2, 3]))
 
 
 @pytest.mark.parametrize("name", ["vertex0", "vertex1", "triangles", "sequence"])
@@ -310,8 +342,12 @@ def plain_animation_file(tmp_path: Path) -> Path:
     translations, rotations = original_animation()
     b = GltfBuilder()
     b.add_node(name="mover")
-    b.add_animation([dict(node=0, path="translation", times=TIMES, values=translations),
-                     dict(node=0, path="rotation", times=TIMES, values=rotations)])
+    b.add_animation(
+        [
+            dict(node=0, path="translation", times=TIMES, values=translations),
+            dict(node=0, path="rotation", times=TIMES, values=rotations),
+        ]
+    )
     b.add_scene([0])
     return b.write_gltf(tmp_path, "plain.gltf")
 
@@ -323,8 +359,9 @@ def filtered(raw: np.ndarray, count: int, stride: int, filter_name: str) -> np.n
     return data
 
 
-def meshopt_animation(extension: str = KHR, version: int = 1, fallback: str = "placeholder",
-                      tag: bool = True) -> tuple[dict, bytes, bytes]:
+def meshopt_animation(
+    extension: str = KHR, version: int = 1, fallback: str = "placeholder", tag: bool = True
+) -> tuple[dict, bytes, bytes]:
     """The animation of ``plain_animation_file``: times ATTRIBUTES, rotations VEC4 SHORT normalized through
     the QUATERNION filter (12 bits), translations VEC3 float through the EXPONENTIAL filter (15 bits)."""
     translations, rotations = original_animation()
@@ -333,27 +370,45 @@ def meshopt_animation(extension: str = KHR, version: int = 1, fallback: str = "p
     b = GltfBuilder()
     b.add_node(name="mover")
     times = b.add_accessor(TIMES, min_max=True)
-    rot = b.add_accessor(filtered(q_raw, n, 8, "QUATERNION").view("<i2").reshape(n, 4), "VEC4", 5122,
-                         normalized=True)
+    rot = b.add_accessor(filtered(q_raw, n, 8, "QUATERNION").view("<i2").reshape(n, 4), "VEC4", 5122, normalized=True)
     tra = b.add_accessor(filtered(t_raw, n, 12, "EXPONENTIAL").view("<f4").reshape(n, 3), "VEC3", 5126)
-    b.add("animations", {"samplers": [{"input": times, "output": tra}, {"input": times, "output": rot}],
-                         "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}},
-                                      {"sampler": 1, "target": {"node": 0, "path": "rotation"}}]})
+    b.add(
+        "animations",
+        {
+            "samplers": [{"input": times, "output": tra}, {"input": times, "output": rot}],
+            "channels": [
+                {"sampler": 0, "target": {"node": 0, "path": "translation"}},
+                {"sampler": 1, "target": {"node": 0, "path": "rotation"}},
+            ],
+        },
+    )
     b.add_scene([0])
     doc = b.to_dict()
     view = [doc["accessors"][a]["bufferView"] for a in (times, rot, tra)]
-    streams = {view[0]: dict(mode="ATTRIBUTES", stride=4, count=n,
-                             stream=encode_vertex_buffer(TIMES.view(np.uint8).reshape(n, 4), version)),
-               view[1]: dict(mode="ATTRIBUTES", filter="QUATERNION", stride=8, count=n,
-                             stream=encode_vertex_buffer(q_raw, version)),
-               view[2]: dict(mode="ATTRIBUTES", filter="EXPONENTIAL", stride=12, count=n,
-                             stream=encode_vertex_buffer(t_raw, version,
-                                                         channels=[2 | 2 << 4] * 3 if version else None))}
+    streams = {
+        view[0]: dict(
+            mode="ATTRIBUTES",
+            stride=4,
+            count=n,
+            stream=encode_vertex_buffer(TIMES.view(np.uint8).reshape(n, 4), version),
+        ),
+        view[1]: dict(
+            mode="ATTRIBUTES", filter="QUATERNION", stride=8, count=n, stream=encode_vertex_buffer(q_raw, version)
+        ),
+        view[2]: dict(
+            mode="ATTRIBUTES",
+            filter="EXPONENTIAL",
+            stride=12,
+            count=n,
+            stream=encode_vertex_buffer(t_raw, version, channels=[2 | 2 << 4] * 3 if version else None),
+        ),
+    }
     return meshopt_file(doc, b.bin_bytes(), streams, extension, fallback, tag)
 
 
-def write(tmp_path: Path, parts: tuple[dict, bytes, bytes], name: str = "meshopt.gltf",
-          fallback_file: bool = False) -> Path:
+def write(
+    tmp_path: Path, parts: tuple[dict, bytes, bytes], name: str = "meshopt.gltf", fallback_file: bool = False
+) -> Path:
     doc, data, fallback = parts
     if fallback_file:
         (tmp_path / "fallback.bin").write_bytes(fallback)
@@ -362,8 +417,10 @@ def write(tmp_path: Path, parts: tuple[dict, bytes, bytes], name: str = "meshopt
     return write_gltf(doc, data, tmp_path, name)
 
 
-@pytest.mark.parametrize("extension, version, name", [(KHR, 1, "meshopt.gltf"), (KHR, 0, "meshopt.glb"),
-                                                      (EXT, 0, "meshopt.glb"), (EXT, 0, "meshopt.gltf")])
+@pytest.mark.parametrize(
+    "extension, version, name",
+    [(KHR, 1, "meshopt.gltf"), (KHR, 0, "meshopt.glb"), (EXT, 0, "meshopt.glb"), (EXT, 0, "meshopt.gltf")],
+)
 def test_compressed_animation_samples_like_the_original(tmp_path, extension, version, name):
     plain = load(plain_animation_file(tmp_path))
     packed = load(write(tmp_path, meshopt_animation(extension, version), name))
@@ -371,7 +428,7 @@ def test_compressed_animation_samples_like_the_original(tmp_path, extension, ver
     doc = load_document(tmp_path / name)
     assert np.array_equal(doc.accessor(0), TIMES)  # times: lossless
     np.testing.assert_allclose(doc.accessor(1), rotations, atol=1.5 / 2047 + 1 / 32767)
-    np.testing.assert_allclose(doc.accessor(2), translations, rtol=2.0 ** -13, atol=0)
+    np.testing.assert_allclose(doc.accessor(2), translations, rtol=2.0**-13, atol=0)
     times = np.linspace(-0.1, 2.1, 97)
     for mode in ("authored", "step", "cubic-zero"):
         a, b = plain.clips[0].sample(times, mode), packed.clips[0].sample(times, mode)
@@ -410,34 +467,58 @@ def meshopt_mesh(extension: str = KHR, version: int = 1) -> tuple[dict, bytes, b
     oct_raw, colour_raw = encode_octahedral(normals, 8, 4), encode_color(grid_colours(n), 12, 8)
     b = GltfBuilder()
     pos = b.add_accessor(positions, target=34962, min_max=True)
-    nrm = b.add_accessor(filtered(oct_raw, n, 4, "OCTAHEDRAL").view(np.int8).reshape(n, 4)[:, :3], "VEC3", 5120,
-                         normalized=True, target=34962, byte_stride=4)
+    nrm = b.add_accessor(
+        filtered(oct_raw, n, 4, "OCTAHEDRAL").view(np.int8).reshape(n, 4)[:, :3],
+        "VEC3",
+        5120,
+        normalized=True,
+        target=34962,
+        byte_stride=4,
+    )
     idx16 = b.add_accessor(indices.astype(np.uint16), target=34963)
     pos2, tex = b.add_interleaved([positions, uv])
     idx32 = b.add_accessor(indices.astype(np.uint32), target=34963)
-    col = b.add_accessor(filtered(colour_raw, n, 8, "COLOR").view("<u2").reshape(n, 4), "VEC4", 5123, normalized=True,
-                         target=34962)
-    b.add("meshes", {"primitives": [{"attributes": {"POSITION": pos, "NORMAL": nrm, "COLOR_0": col}, "indices": idx16},
-                                    {"attributes": {"POSITION": pos2, "TEXCOORD_0": tex}, "indices": idx32}]})
+    col = b.add_accessor(
+        filtered(colour_raw, n, 8, "COLOR").view("<u2").reshape(n, 4), "VEC4", 5123, normalized=True, target=34962
+    )
+    b.add(
+        "meshes",
+        {
+            "primitives": [
+                {"attributes": {"POSITION": pos, "NORMAL": nrm, "COLOR_0": col}, "indices": idx16},
+                {"attributes": {"POSITION": pos2, "TEXCOORD_0": tex}, "indices": idx32},
+            ]
+        },
+    )
     b.add_node(mesh=0)
     b.add_scene([0])
     doc = b.to_dict()
     doc["extensionsUsed"] = doc["extensionsRequired"] = ["KHR_mesh_quantization"]
     view = {a: doc["accessors"][a]["bufferView"] for a in (pos, nrm, idx16, pos2, idx32, col)}
     interleaved = np.concatenate([positions.view(np.uint8).reshape(n, 12), uv.view(np.uint8).reshape(n, 8)], axis=1)
-    streams = {view[pos]: dict(mode="ATTRIBUTES", stride=12, count=n,
-                               stream=encode_vertex_buffer(positions.view(np.uint8).reshape(n, 12), version,
-                                                           channels=[2 | 1 << 4, 1, 0] if version else None)),
-               view[nrm]: dict(mode="ATTRIBUTES", filter="OCTAHEDRAL", stride=4, count=n,
-                               stream=encode_vertex_buffer(oct_raw, version)),
-               view[idx16]: dict(mode="TRIANGLES", stride=2, count=len(indices),
-                                 stream=encode_index_buffer(indices, version=1)),
-               view[pos2]: dict(mode="ATTRIBUTES", stride=20, count=n,
-                                stream=encode_vertex_buffer(interleaved, version)),
-               view[idx32]: dict(mode="INDICES", stride=4, count=len(indices),
-                                 stream=encode_index_sequence(indices, bimodal=True)),
-               view[col]: dict(mode="ATTRIBUTES", filter="COLOR", stride=8, count=n,
-                               stream=encode_vertex_buffer(colour_raw, version))}
+    streams = {
+        view[pos]: dict(
+            mode="ATTRIBUTES",
+            stride=12,
+            count=n,
+            stream=encode_vertex_buffer(
+                positions.view(np.uint8).reshape(n, 12), version, channels=[2 | 1 << 4, 1, 0] if version else None
+            ),
+        ),
+        view[nrm]: dict(
+            mode="ATTRIBUTES", filter="OCTAHEDRAL", stride=4, count=n, stream=encode_vertex_buffer(oct_raw, version)
+        ),
+        view[idx16]: dict(
+            mode="TRIANGLES", stride=2, count=len(indices), stream=encode_index_buffer(indices, version=1)
+        ),
+        view[pos2]: dict(mode="ATTRIBUTES", stride=20, count=n, stream=encode_vertex_buffer(interleaved, version)),
+        view[idx32]: dict(
+            mode="INDICES", stride=4, count=len(indices), stream=encode_index_sequence(indices, bimodal=True)
+        ),
+        view[col]: dict(
+            mode="ATTRIBUTES", filter="COLOR", stride=8, count=n, stream=encode_vertex_buffer(colour_raw, version)
+        ),
+    }
     return meshopt_file(doc, b.bin_bytes(), streams, extension)
 
 
@@ -481,8 +562,11 @@ def test_a_copy_with_decoded_views_drops_the_extension(tmp_path):
 
 # -- fallback buffers ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("fallback, tag", [("placeholder", True), ("placeholder", False), ("missing", True),
-                                           ("missing", False), ("data", True)])
+
+@pytest.mark.parametrize(
+    "fallback, tag",
+    [("placeholder", True), ("placeholder", False), ("missing", True), ("missing", False), ("data", True)],
+)
 def test_fallback_buffer_is_never_read(tmp_path, fallback, tag):
     """Placeholders without data, and fallback files that do not exist, load; a fallback file that does exist
     holds zeros here, and the values still come from the compressed streams."""
@@ -490,7 +574,7 @@ def test_fallback_buffer_is_never_read(tmp_path, fallback, tag):
     path = write(tmp_path, (doc, data, bytes(len(original))), fallback_file=fallback == "data")
     assert ("uri" in doc["buffers"][1]) == (fallback != "placeholder")
     assert np.array_equal(load_document(path).accessor(0), TIMES)
-    np.testing.assert_allclose(load_document(path).accessor(2), original_animation()[0], rtol=2.0 ** -13)
+    np.testing.assert_allclose(load_document(path).accessor(2), original_animation()[0], rtol=2.0**-13)
 
 
 def _ext(view: dict) -> dict | None:
@@ -520,6 +604,7 @@ def test_compressed_data_in_a_fallback_buffer_is_an_error(tmp_path):
 
 # -- malformed extension objects and data in files -----------------------------------------------------------
 
+
 def edit_ext(key, value):
     def edit(doc, data):
         ext = doc["bufferViews"][0]["extensions"][KHR]
@@ -527,12 +612,14 @@ def edit_ext(key, value):
             del ext[key]
         else:
             ext[key] = value
+
     return edit
 
 
 def edit_view(view, key, value):
     def edit(doc, data):
         doc["bufferViews"][view][key] = value
+
     return edit
 
 
@@ -553,12 +640,12 @@ BAD_OBJECTS = [
     (edit_ext("count", -1), f"{HERE}/count", "integer >= 1"),
     (edit_ext("count", True), f"{HERE}/count", "integer"),
     (edit_ext("count", 40), f"{HERE}/count", "bufferView 0 byteLength"),
-    (edit_ext("count", 2 ** 40), f"{HERE}/count", "limit"),
-    (edit_ext("count", 2 ** 28), f"{HERE}/count", "limit"),  # 1 GiB: over the limit for one view
+    (edit_ext("count", 2**40), f"{HERE}/count", "limit"),
+    (edit_ext("count", 2**28), f"{HERE}/count", "limit"),  # 1 GiB: over the limit for one view
     (edit_ext("byteStride", 6), f"{HERE}/byteStride", "multiple of 4"),
     (edit_ext("filter", "QUATERNION"), f"{HERE}/byteStride", "QUATERNION"),
     (edit_ext("buffer", 7), f"{HERE}/buffer", "out of range"),
-    (edit_ext("byteOffset", 10 ** 6), f"{HERE}/byteLength", "ends at byte"),
+    (edit_ext("byteOffset", 10**6), f"{HERE}/byteLength", "ends at byte"),
     (both_names, "/bufferViews/0/extensions", "only one"),
     (fallback_not_boolean, f"/buffers/1/extensions/{KHR}/fallback", "boolean"),
 ]
@@ -575,7 +662,7 @@ def test_malformed_extension_objects(tmp_path, edit, where, words):
 def test_decoded_total_is_bounded(tmp_path):
     """Three views of 384 MiB each, all claims of a placeholder buffer: refused before any is decoded."""
     doc, data, fallback = meshopt_animation()
-    doc["buffers"][1]["byteLength"] = 2 ** 31
+    doc["buffers"][1]["byteLength"] = 2**31
     for v in range(3):
         doc["bufferViews"][v].update(byteOffset=v * 400 << 20, byteLength=384 << 20)
         stride = doc["bufferViews"][v]["extensions"][KHR]["byteStride"]
@@ -586,8 +673,11 @@ def test_decoded_total_is_bounded(tmp_path):
 
 
 def test_index_modes_take_no_filter_and_strides_of_2_or_4(tmp_path):
-    for key, value, words in (("filter", "EXPONENTIAL", "no filter"), ("byteStride", 8, "2 or 4"),
-                              ("count", 143, "multiple of 3")):
+    for key, value, words in (
+        ("filter", "EXPONENTIAL", "no filter"),
+        ("byteStride", 8, "2 or 4"),
+        ("count", 143, "multiple of 3"),
+    ):
         doc, data, fallback = meshopt_mesh()
         doc["bufferViews"][2]["extensions"][KHR][key] = value
         err = load_error(write(tmp_path, (doc, data, fallback)))
@@ -610,12 +700,14 @@ def corrupt(view: int, how: str):
         elif how == "truncated":
             ext["byteLength"] = length - 5
         elif how == "garbage":  # the stream's middle overwritten
-            data[start + 1:start + length - 20] = b"\xff" * (length - 21)
+            data[start + 1 : start + length - 20] = b"\xff" * (length - 21)
+
     return edit
 
 
-@pytest.mark.parametrize("view, how", [(0, "header"), (0, "truncated"), (1, "garbage"), (2, "truncated"),
-                                       (2, "header")])
+@pytest.mark.parametrize(
+    "view, how", [(0, "header"), (0, "truncated"), (1, "garbage"), (2, "truncated"), (2, "header")]
+)
 def test_malformed_data_in_animation_views(tmp_path, view, how):
     doc, data, fallback = meshopt_animation()
     data = bytearray(data)
@@ -624,8 +716,9 @@ def test_malformed_data_in_animation_views(tmp_path, view, how):
     assert err.pointer == f"/bufferViews/{view}/extensions/{KHR}" and f"bufferView {view}" in err.message
 
 
-@pytest.mark.parametrize("view, how", [(0, "truncated"), (1, "header"), (2, "truncated"), (3, "garbage"),
-                                       (4, "truncated")])
+@pytest.mark.parametrize(
+    "view, how", [(0, "truncated"), (1, "header"), (2, "truncated"), (3, "garbage"), (4, "truncated")]
+)
 def test_malformed_data_in_mesh_views_fails_the_load(tmp_path, view, how):
     """Positions and texcoords are read by no validation rule: their views are decoded at load all the same."""
     doc, data, fallback = meshopt_mesh()

@@ -1,4 +1,5 @@
 """The Object Model table and KHR_animation_pointer resolution: pure JSON in, Target or one-line reason out."""
+
 from __future__ import annotations
 
 import math
@@ -6,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from viewer.gltf.object_model import (PROPERTIES, TEXTURE_SLOTS, TYPES, Property, Target, check_output, parse_pointer,
-                                 resolve)
+from viewer.gltf.object_model import PROPERTIES, TEXTURE_SLOTS, TYPES, Property
+from viewer.gltf.pointer_rules import Target, check_output, parse_pointer, resolve
 
 LIGHTS = "/extensions/KHR_lights_punctual/lights"
 TT = "extensions/KHR_texture_transform"
@@ -27,8 +28,7 @@ def asset() -> dict:
             {"mesh": 1},
             {"mesh": 2},
             {"mesh": 3},
-            {"extensions": {"KHR_node_visibility": {"visible": False},
-                            "KHR_node_selectability": {"selectable": True}}},
+            {"extensions": {"KHR_node_visibility": {"visible": False}, "KHR_node_selectability": {"selectable": True}}},
         ],
         "meshes": [
             {"primitives": [{"attributes": {"POSITION": 0}, "targets": targets}]},
@@ -38,28 +38,37 @@ def asset() -> dict:
         ],
         "materials": [
             {},
-            {"pbrMetallicRoughness": {"baseColorFactor": [0.5, 0.25, 1, 1],
-                                      "baseColorTexture": {"index": 0, "extensions": {
-                                          "KHR_texture_transform": {"offset": [0.5, 0.5]}}}},
-             "normalTexture": {"index": 0},
-             "occlusionTexture": {"index": 0, "strength": 0.5},
-             "extensions": {"KHR_materials_ior": {"ior": 1.25},
-                            "KHR_materials_clearcoat": {"clearcoatFactor": 0.75,
-                                                        "clearcoatNormalTexture": {"index": 0}},
-                            "KHR_materials_volume": {"thicknessFactor": 0.5},
-                            "KHR_materials_anisotropy": {"anisotropyStrength": 0.5,
-                                                         "anisotropyTexture": {"index": 0, "extensions": {
-                                                             "KHR_texture_transform": {}}}}}},
+            {
+                "pbrMetallicRoughness": {
+                    "baseColorFactor": [0.5, 0.25, 1, 1],
+                    "baseColorTexture": {"index": 0, "extensions": {"KHR_texture_transform": {"offset": [0.5, 0.5]}}},
+                },
+                "normalTexture": {"index": 0},
+                "occlusionTexture": {"index": 0, "strength": 0.5},
+                "extensions": {
+                    "KHR_materials_ior": {"ior": 1.25},
+                    "KHR_materials_clearcoat": {"clearcoatFactor": 0.75, "clearcoatNormalTexture": {"index": 0}},
+                    "KHR_materials_volume": {"thicknessFactor": 0.5},
+                    "KHR_materials_anisotropy": {
+                        "anisotropyStrength": 0.5,
+                        "anisotropyTexture": {"index": 0, "extensions": {"KHR_texture_transform": {}}},
+                    },
+                },
+            },
         ],
         "cameras": [
             {"type": "perspective", "perspective": {"yfov": 0.8, "znear": 0.1}},
             {"type": "orthographic", "orthographic": {"xmag": 2, "ymag": 1, "znear": 0.5, "zfar": 50}},
         ],
-        "extensions": {"KHR_lights_punctual": {"lights": [
-            {"type": "spot", "intensity": 5, "spot": {"outerConeAngle": 0.6}},
-            {"type": "point", "color": [1, 0.5, 0.25], "range": 10},
-            {"type": "spot"},
-        ]}},
+        "extensions": {
+            "KHR_lights_punctual": {
+                "lights": [
+                    {"type": "spot", "intensity": 5, "spot": {"outerConeAngle": 0.6}},
+                    {"type": "point", "color": [1, 0.5, 0.25], "range": 10},
+                    {"type": "spot"},
+                ]
+            }
+        },
     }
 
 
@@ -77,6 +86,7 @@ def reason(pointer: str, raw: dict | None = None) -> str:
 
 
 # --- the table ---------------------------------------------------------------------------------------------------
+
 
 def test_templates_are_unique_and_typed():
     templates = [p.template for p in PROPERTIES]
@@ -100,6 +110,7 @@ def test_every_texture_slot_has_a_transform():
 
 def test_texture_slots_match_the_renderer():
     from viewer.render.materials import SLOTS
+
     assert TEXTURE_SLOTS == {name: path for name, (path, _) in SLOTS.items()}
 
 
@@ -110,13 +121,17 @@ def test_accessor_types():
 
 # --- parse_pointer -----------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, tokens", [
-    ("/nodes/0/translation", ("nodes", "0", "translation")),
-    ("/a~1b/c~0d", ("a/b", "c~d")),
-    ("/~01", ("~1",)),        # "~0" first, so "~01" is "~" then "1", not "/"
-    ("/", ("",)),
-    ("", ()),
-])
+
+@pytest.mark.parametrize(
+    "text, tokens",
+    [
+        ("/nodes/0/translation", ("nodes", "0", "translation")),
+        ("/a~1b/c~0d", ("a/b", "c~d")),
+        ("/~01", ("~1",)),  # "~0" first, so "~01" is "~" then "1", not "/"
+        ("/", ("",)),
+        ("", ()),
+    ],
+)
 def test_parse_pointer(text, tokens):
     assert parse_pointer(text) == tokens
 
@@ -146,6 +161,7 @@ def test_escapes_reach_the_json():
 
 # --- nodes -------------------------------------------------------------------------------------------------------
 
+
 def test_node_trs_rest_from_file_or_default():
     t = target("/nodes/0/translation")
     assert (t.property.consumer, t.property.field, t.index, t.element, t.width) == ("node", "translation", 0, None, 3)
@@ -166,8 +182,8 @@ def test_node_weights_array():
     t = target("/nodes/2/weights")
     assert (t.property.type, t.property.field, t.element, t.width) == ("float[]", "weights", None, 2)
     assert t.rest.tolist() == [0.25, 0.75]
-    assert target("/nodes/3/weights").rest.tolist() == [0.5, 0.125]    # from the mesh
-    assert target("/nodes/4/weights").rest.tolist() == [0.0, 0.0]      # zeros
+    assert target("/nodes/3/weights").rest.tolist() == [0.5, 0.125]  # from the mesh
+    assert target("/nodes/4/weights").rest.tolist() == [0.0, 0.0]  # zeros
 
 
 def test_node_weights_element():
@@ -183,7 +199,7 @@ def test_node_weights_element_out_of_range():
     assert "out of range" in found and "2 morph targets" in found
 
 
-@pytest.mark.parametrize("node", [0, 5])   # no mesh; a mesh without morph targets
+@pytest.mark.parametrize("node", [0, 5])  # no mesh; a mesh without morph targets
 def test_node_weights_need_morph_targets(node):
     assert "morph targets" in reason(f"/nodes/{node}/weights")
     assert "morph targets" in reason(f"/nodes/{node}/weights/0")
@@ -213,8 +229,7 @@ def test_node_selectability_and_hoverability_are_not_rendered():
     assert "does not render KHR_node_selectability" in reason("/nodes/6/extensions/KHR_node_selectability/selectable")
     raw = asset()
     raw["nodes"][0]["extensions"] = {"KHR_node_hoverability": {"hoverable": False}}
-    assert "does not render KHR_node_hoverability" in reason("/nodes/0/extensions/KHR_node_hoverability/hoverable",
-                                                              raw)
+    assert "does not render KHR_node_hoverability" in reason("/nodes/0/extensions/KHR_node_hoverability/hoverable", raw)
 
 
 def test_missing_node():
@@ -225,11 +240,12 @@ def test_missing_node():
 
 # --- materials ---------------------------------------------------------------------------------------------------
 
+
 def test_material_values_and_defaults():
     t = target("/materials/1/pbrMetallicRoughness/baseColorFactor")
     assert (t.property.consumer, t.property.field, t.index, t.width) == ("material", "baseColorFactor", 1, 4)
     assert t.rest.tolist() == [0.5, 0.25, 1, 1]
-    assert target("/materials/1/pbrMetallicRoughness/metallicFactor").rest.tolist() == [1.0]   # default, AP example
+    assert target("/materials/1/pbrMetallicRoughness/metallicFactor").rest.tolist() == [1.0]  # default, AP example
     assert target("/materials/0/emissiveFactor").rest.tolist() == [0, 0, 0]
     assert target("/materials/0/alphaCutoff").rest.tolist() == [0.5]
     assert target("/materials/1/normalTexture/scale").property.field == "normalScale"
@@ -251,9 +267,11 @@ def test_material_enclosing_objects_must_be_present():
     assert "has no pbrMetallicRoughness object" in reason("/materials/0/pbrMetallicRoughness/metallicFactor")
     assert "has no normalTexture object" in reason("/materials/0/normalTexture/scale")
     assert "has no extensions/KHR_materials_emissive_strength object" in reason(
-        "/materials/1/extensions/KHR_materials_emissive_strength/emissiveStrength")
+        "/materials/1/extensions/KHR_materials_emissive_strength/emissiveStrength"
+    )
     assert "has no extensions/KHR_materials_sheen object" in reason(
-        "/materials/0/extensions/KHR_materials_sheen/sheenColorFactor")
+        "/materials/0/extensions/KHR_materials_sheen/sheenColorFactor"
+    )
 
 
 def test_attenuation_distance_must_be_written():
@@ -288,15 +306,18 @@ def test_texture_transform():
 
 def test_texture_transform_needs_the_extension_object():
     assert "has no normalTexture/extensions/KHR_texture_transform object" in reason(
-        f"/materials/1/normalTexture/{TT}/offset")
+        f"/materials/1/normalTexture/{TT}/offset"
+    )
     assert "has no emissiveTexture/extensions/KHR_texture_transform object" in reason(
-        f"/materials/1/emissiveTexture/{TT}/scale")
+        f"/materials/1/emissiveTexture/{TT}/scale"
+    )
 
 
 def test_texture_coordinate_set_is_not_animatable():
     raw = asset()
     raw["materials"][1]["pbrMetallicRoughness"]["baseColorTexture"]["extensions"]["KHR_texture_transform"][
-        "texCoord"] = 1
+        "texCoord"
+    ] = 1
     assert "not animatable" in reason(f"/materials/1/pbrMetallicRoughness/baseColorTexture/{TT}/texCoord", raw)
 
 
@@ -305,30 +326,34 @@ def test_unrendered_material_extensions():
     assert "animview does not render KHR_materials_anisotropy" in reason(ext + "anisotropyStrength")
     assert "animview does not render KHR_materials_anisotropy" in reason(ext + f"anisotropyTexture/{TT}/rotation")
     shown = {p.template: p.shown for p in PROPERTIES}
-    for template in ("/materials/{}/extensions/KHR_materials_iridescence/iridescenceIor",
-                     "/materials/{}/extensions/KHR_materials_dispersion/dispersion",
-                     "/materials/{}/extensions/KHR_materials_diffuse_transmission/diffuseTransmissionFactor"):
+    for template in (
+        "/materials/{}/extensions/KHR_materials_iridescence/iridescenceIor",
+        "/materials/{}/extensions/KHR_materials_dispersion/dispersion",
+        "/materials/{}/extensions/KHR_materials_diffuse_transmission/diffuseTransmissionFactor",
+    ):
         assert shown[template] is False
     raw = asset()
     raw["materials"][0]["extensions"] = {"KHR_materials_dispersion": {}}
     assert "does not render KHR_materials_dispersion" in reason(
-        "/materials/0/extensions/KHR_materials_dispersion/dispersion", raw)
+        "/materials/0/extensions/KHR_materials_dispersion/dispersion", raw
+    )
 
 
 def test_vendor_extensions_are_not_in_the_table():
     raw = asset()
     raw["materials"][0]["extensions"] = {"ADOBE_materials_clearcoat_tint": {"clearcoatTintFactor": [1, 1, 1]}}
-    assert "not animatable" in reason("/materials/0/extensions/ADOBE_materials_clearcoat_tint/clearcoatTintFactor",
-                                      raw)
+    assert "not animatable" in reason("/materials/0/extensions/ADOBE_materials_clearcoat_tint/clearcoatTintFactor", raw)
 
 
 def test_missing_material():
     found = reason("/materials/3/pbrMetallicRoughness/baseColorFactor")
-    assert found == ("/materials/3/pbrMetallicRoughness/baseColorFactor: material 3 does not exist "
-                     "(the file has 2 materials)")
+    assert found == (
+        "/materials/3/pbrMetallicRoughness/baseColorFactor: material 3 does not exist (the file has 2 materials)"
+    )
 
 
 # --- cameras -----------------------------------------------------------------------------------------------------
+
 
 def test_camera_perspective():
     t = target("/cameras/0/perspective/yfov")
@@ -364,6 +389,7 @@ def test_missing_camera():
 
 # --- lights ------------------------------------------------------------------------------------------------------
 
+
 def test_light_values_and_defaults():
     t = target(f"{LIGHTS}/1/color")
     assert (t.property.consumer, t.property.field, t.index, t.width) == ("light", "color", 1, 3)
@@ -395,10 +421,12 @@ def test_light_range_must_be_written():
 def test_missing_light():
     assert "light 3 does not exist (the file has 3 KHR_lights_punctual lights)" in reason(f"{LIGHTS}/3/color")
     assert "light 0 does not exist (the file has 0 KHR_lights_punctual lights)" in reason(
-        f"{LIGHTS}/0/color", {"asset": {"version": "2.0"}})
+        f"{LIGHTS}/0/color", {"asset": {"version": "2.0"}}
+    )
 
 
 # --- pointers outside the table ----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("pointer", ["/meshes/0/weights", "/meshes/1/weights/0"])
 def test_mesh_weights_left_the_object_model(pointer):
@@ -406,8 +434,16 @@ def test_mesh_weights_left_the_object_model(pointer):
     assert "2026" in found and "/nodes/{}/weights" in found
 
 
-@pytest.mark.parametrize("pointer", ["/nodes/01/translation", "/nodes/-1/translation", "/nodes/1.0/translation",
-                                     "/nodes/+0/translation", "/materials/00/alphaCutoff"])
+@pytest.mark.parametrize(
+    "pointer",
+    [
+        "/nodes/01/translation",
+        "/nodes/-1/translation",
+        "/nodes/1.0/translation",
+        "/nodes/+0/translation",
+        "/materials/00/alphaCutoff",
+    ],
+)
 def test_index_tokens_must_be_canonical(pointer):
     assert "names no property" in reason(pointer)
 
@@ -418,16 +454,31 @@ def test_canonical_multi_digit_index():
     assert target("/nodes/12/translation", raw).index == 12
 
 
-@pytest.mark.parametrize("pointer", ["/nodes/0/translation/1", "/nodes/0/rotation/3",
-                                     "/materials/1/pbrMetallicRoughness/baseColorFactor/0",
-                                     f"{LIGHTS}/1/color/2"])
+@pytest.mark.parametrize(
+    "pointer",
+    [
+        "/nodes/0/translation/1",
+        "/nodes/0/rotation/3",
+        "/materials/1/pbrMetallicRoughness/baseColorFactor/0",
+        f"{LIGHTS}/1/color/2",
+    ],
+)
 def test_single_components_are_refused(pointer):
     found = reason(pointer)
     assert "component" in found and "whole" in found
 
 
-@pytest.mark.parametrize("pointer", ["/nodes/0", "/nodes/2/mesh", "/materials/1/normalTexture/index",
-                                     "/cameras/0/type", f"{LIGHTS}/0/type", "/asset/version"])
+@pytest.mark.parametrize(
+    "pointer",
+    [
+        "/nodes/0",
+        "/nodes/2/mesh",
+        "/materials/1/normalTexture/index",
+        "/cameras/0/type",
+        f"{LIGHTS}/0/type",
+        "/asset/version",
+    ],
+)
 def test_json_values_outside_the_object_model(pointer):
     assert "is not animatable (read-only or not in the glTF Object Model)" in reason(pointer)
 
@@ -438,6 +489,7 @@ def test_pointers_to_nothing(pointer):
 
 
 # --- check_output ------------------------------------------------------------------------------------------------
+
 
 def accessor(type_: str, count: int, component: int = 5126, normalized: bool = False) -> dict:
     return {"type": type_, "componentType": component, "normalized": normalized, "count": count}
@@ -465,8 +517,12 @@ def test_output_fits():
 def test_output_type_must_match():
     found = check_output(target("/nodes/0/translation"), accessor("VEC4", 4), "LINEAR", 4)
     assert found.startswith("/nodes/0/translation: ") and "VEC3" in found and "VEC4" in found
-    found = check_output(target("/materials/1/pbrMetallicRoughness/baseColorTexture/extensions/"
-                                "KHR_texture_transform/offset"), accessor("VEC3", 2), "LINEAR", 2)
+    found = check_output(
+        target("/materials/1/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform/offset"),
+        accessor("VEC3", 2),
+        "LINEAR",
+        2,
+    )
     assert "VEC2" in found
 
 

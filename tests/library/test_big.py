@@ -2,6 +2,7 @@
 the demo and the tests' built files, 200 generated rigs, 300 fuzzer mutants and hand-broken files): every file
 is reported exactly once, by local workers and by a two-worker Dask cluster, each result equal to the
 file checked alone in this process."""
+
 from __future__ import annotations
 
 import pytest
@@ -33,8 +34,9 @@ def _assert_each_once_and_equal(done, files, alone) -> None:
         mine = [f for c in first["clips"] for f in c["findings"]] + first["findings"]
         theirs = [f for c in alone[first["path"]]["clips"] for f in c["findings"]] + alone[first["path"]]["findings"]
         diff = [(a, b) for a, b in zip(mine, theirs) if a != b][:2] or (len(mine), len(theirs))
-        raise AssertionError(f"{len(different)} files differ from their single-file check, e.g. "
-                             f"{first['path']}: {diff}")
+        raise AssertionError(
+            f"{len(different)} files differ from their single-file check, e.g. {first['path']}: {diff}"
+        )
 
 
 def test_local_workers_report_every_file_once_as_alone(library):
@@ -49,7 +51,8 @@ def test_local_workers_report_every_file_once_as_alone(library):
 def test_a_two_worker_dask_cluster_reports_every_file_once_as_alone(library):
     distributed = pytest.importorskip("distributed")
     files, alone = library
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  silence_logs=40) as cluster:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
+    ) as cluster:
         done = run_library(requests_for(files, Limits()), scheduler=cluster.scheduler_address, quiet=True)
     _assert_each_once_and_equal(done, files, alone)

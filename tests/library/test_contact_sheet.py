@@ -4,13 +4,14 @@ The picture test uses thumbnails drawn by Pillow (not rendered), so the baseline
 font, and compares under the golden rule of ``render_helpers`` (fewer than 1 % of pixels off by more than
 8/255: room for another FreeType's antialiasing of the text, none for a moved cell or a changed colour).
 """
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw
-from tests.render.conftest import assert_matches_golden
 
+from tests.render.conftest import assert_matches_golden
 from viewer.library import contact_sheet as cs
 from viewer.library.report import Finding
 
@@ -35,8 +36,16 @@ def drawn_thumbnail(path, hue: int, size=(192, 144)):
 
 
 def clip(index, name, duration, findings=(), thumbnail=None) -> dict:
-    return {"index": index, "name": name, "duration": duration, "channels": 3, "keys": 30,
-            "findings": list(findings), "thumbnail": thumbnail, "preview": None}
+    return {
+        "index": index,
+        "name": name,
+        "duration": duration,
+        "channels": 3,
+        "keys": 30,
+        "findings": list(findings),
+        "thumbnail": thumbnail,
+        "preview": None,
+    }
 
 
 def library(tmp_path) -> list[dict]:
@@ -47,25 +56,70 @@ def library(tmp_path) -> list[dict]:
     broken.write_bytes(b"not a png")
     long_name = "characters/heroes/a_really_long_folder_name/Some_Very_Long_Character_Name_With_Many_Words_v2.glb"
     return [
-        {"file": "props/Crate.gltf", "status": "ok", "error": None, "findings": [],
-         "clips": [clip(0, "Open", 1.25, thumbnail=t[0]),
-                   clip(1, "Close", 0.5, [finding("rotation-flip"), finding("rotation-flip"), finding("loop-seam")],
-                        t[1])]},
-        {"file": long_name, "status": "ok", "error": None, "findings": [finding("unused-extension")],
-         "clips": [clip(0, "A clip name far too long to fit in one thumbnail cell", 12.0,
-                        [finding("load-error"), finding("zero-scale")], t[2])]},
-        {"file": "broken/Truncated.glb", "status": "error", "findings": [finding("load-error")], "clips": [],
-         "error": "broken/Truncated.glb: /bufferViews/3: byteOffset + byteLength (9000) is past the end of buffer 0 "
-                  "(4096 bytes)"},
-        {"file": "slow/Huge.gltf", "status": "time-limit", "error": "over the per-file time limit (60 s)",
-         "findings": [], "clips": [clip(0, "Idle", 2.0, thumbnail=t[3])]},
-        {"file": "misc/NoPicture.gltf", "status": "ok", "error": None, "findings": [],
-         "clips": [clip(0, "Wave", 3.0, [finding("redundant-keys"), finding("unused-channel")], None),
-                   clip(1, "Square", 1.0, [], small)]},
-        {"file": "misc/Unreadable.gltf", "status": "ok", "error": None, "findings": [],
-         "clips": [clip(0, "Spin", 4.0, [], str(broken))]},
-        {"file": "static/Statue.glb", "status": "ok", "error": None, "findings": [finding("unused-sampler")],
-         "clips": []},
+        {
+            "file": "props/Crate.gltf",
+            "status": "ok",
+            "error": None,
+            "findings": [],
+            "clips": [
+                clip(0, "Open", 1.25, thumbnail=t[0]),
+                clip(1, "Close", 0.5, [finding("rotation-flip"), finding("rotation-flip"), finding("loop-seam")], t[1]),
+            ],
+        },
+        {
+            "file": long_name,
+            "status": "ok",
+            "error": None,
+            "findings": [finding("unused-extension")],
+            "clips": [
+                clip(
+                    0,
+                    "A clip name far too long to fit in one thumbnail cell",
+                    12.0,
+                    [finding("load-error"), finding("zero-scale")],
+                    t[2],
+                )
+            ],
+        },
+        {
+            "file": "broken/Truncated.glb",
+            "status": "error",
+            "findings": [finding("load-error")],
+            "clips": [],
+            "error": "broken/Truncated.glb: /bufferViews/3: byteOffset + byteLength (9000) is past the end of buffer 0 "
+            "(4096 bytes)",
+        },
+        {
+            "file": "slow/Huge.gltf",
+            "status": "time-limit",
+            "error": "over the per-file time limit (60 s)",
+            "findings": [],
+            "clips": [clip(0, "Idle", 2.0, thumbnail=t[3])],
+        },
+        {
+            "file": "misc/NoPicture.gltf",
+            "status": "ok",
+            "error": None,
+            "findings": [],
+            "clips": [
+                clip(0, "Wave", 3.0, [finding("redundant-keys"), finding("unused-channel")], None),
+                clip(1, "Square", 1.0, [], small),
+            ],
+        },
+        {
+            "file": "misc/Unreadable.gltf",
+            "status": "ok",
+            "error": None,
+            "findings": [],
+            "clips": [clip(0, "Spin", 4.0, [], str(broken))],
+        },
+        {
+            "file": "static/Statue.glb",
+            "status": "ok",
+            "error": None,
+            "findings": [finding("unused-sampler")],
+            "clips": [],
+        },
     ]
 
 
@@ -103,8 +157,17 @@ def test_badges_are_coloured_by_the_worst_level(tmp_path):
 
 def test_cells_one_per_clip_one_per_failed_or_clipless_file(tmp_path):
     cells = cs.cells_of(library(tmp_path))
-    assert [c["file"].split("/")[0] for c in cells] == ["props", "props", "characters", "broken", "slow", "misc",
-                                                       "misc", "misc", "static"]
+    assert [c["file"].split("/")[0] for c in cells] == [
+        "props",
+        "props",
+        "characters",
+        "broken",
+        "slow",
+        "misc",
+        "misc",
+        "misc",
+        "static",
+    ]
     failed = [c for c in cells if c["counts"] is None]
     assert [c["status"] for c in failed] == ["error", "time-limit"]  # the timed-out file's clip is not listed
     assert cells[1]["counts"] == {"info": 1, "warning": 2, "error": 0}
@@ -127,11 +190,11 @@ def test_long_text_is_shortened_to_fit():
     assert cs.fit(draw, "Fox.glb", face, 192) == "Fox.glb"
 
 
-@pytest.mark.parametrize("count, columns, expected", [(1, None, 1), (8, None, 4), (100, None, 8),
-                                                       (8, 3, 3), (2, 5, 2)])
+@pytest.mark.parametrize("count, columns, expected", [(1, None, 1), (8, None, 4), (100, None, 8), (8, 3, 3), (2, 5, 2)])
 def test_columns(tmp_path, count, columns, expected):
-    results = [{"file": f"f{k}.gltf", "status": "ok", "findings": [], "clips": [clip(0, "a", 1.0)]}
-               for k in range(count)]
+    results = [
+        {"file": f"f{k}.gltf", "status": "ok", "findings": [], "clips": [clip(0, "a", 1.0)]} for k in range(count)
+    ]
     w, h = cs.write_contact_sheet(results, tmp_path / "s.png", columns=columns, cell=(64, 48))
     cell_w, cell_h = 64 + 2 * cs.PAD, cs.PAD + 48 + 4 + 3 * cs.LINE + cs.PAD
     rows = -(-count // expected)
@@ -142,8 +205,9 @@ def test_columns(tmp_path, count, columns, expected):
 
 
 def test_a_huge_library_is_capped(tmp_path):
-    results = [{"file": f"lib/f{k}.gltf", "status": "ok", "findings": [], "clips": [clip(0, "a", 1.0)]}
-               for k in range(5000)]
+    results = [
+        {"file": f"lib/f{k}.gltf", "status": "ok", "findings": [], "clips": [clip(0, "a", 1.0)]} for k in range(5000)
+    ]
     w, h = cs.write_contact_sheet(results, tmp_path / "huge.png", cell=(32, 24))
     cell_h = cs.PAD + 24 + 4 + 3 * cs.LINE + cs.PAD
     rows = cs.MAX_CELLS // cs.MAX_COLUMNS
@@ -152,8 +216,7 @@ def test_a_huge_library_is_capped(tmp_path):
 
 def test_more_cell_replaces_the_last_one(tmp_path, monkeypatch):
     monkeypatch.setattr(cs, "MAX_CELLS", 6)
-    results = [{"file": f"f{k}.gltf", "status": "ok", "findings": [], "clips": [clip(0, "a", 1.0)]}
-               for k in range(25)]
+    results = [{"file": f"f{k}.gltf", "status": "ok", "findings": [], "clips": [clip(0, "a", 1.0)]} for k in range(25)]
     out = tmp_path / "s.png"
     cs.write_contact_sheet(results, out, columns=3, cell=(64, 48))
     rgb = read(out)

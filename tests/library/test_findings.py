@@ -4,6 +4,7 @@ Every code has a file that triggers it (exact count and pointer) and a clean one
 key decimation is checked against brute force on random curves; every shared Khronos model runs through it
 with every pointer resolved in its JSON.
 """
+
 from __future__ import annotations
 
 import time
@@ -93,6 +94,7 @@ def clip_codes(tmp_path, channels, **kw):
 
 # -- per clip --------------------------------------------------------------------------------------------
 
+
 def test_loop_seam_points_at_the_file_channel_past_an_ignored_one(tmp_path):
     jump = dict(node=1, path="translation", times=[0, 1], values=[[0, 0, 0], [1, 0, 0]])
     b = rig()
@@ -115,10 +117,12 @@ def test_no_loop_seam_on_a_closed_loop(tmp_path):
 
 
 def test_step_on_key_counts_step_keys_on_other_channels_keys(tmp_path):
-    step = dict(node=1, path="weights", interpolation="STEP", times=[0, 0.5, 1, 1.5, 2],
-                values=[[0], [1], [0], [1], [0]])
-    other = dict(node=0, path="translation", times=[0, 0.5, 1.5, 2], values=[[0, 0, 0], [1, 0, 0], [0, 0, 0],
-                                                                              [1, 0, 0]])
+    step = dict(
+        node=1, path="weights", interpolation="STEP", times=[0, 0.5, 1, 1.5, 2], values=[[0], [1], [0], [1], [0]]
+    )
+    other = dict(
+        node=0, path="translation", times=[0, 0.5, 1.5, 2], values=[[0, 0, 0], [1, 0, 0], [0, 0, 0], [1, 0, 0]]
+    )
     found = of(clip_codes(tmp_path, [step, other]), "step-on-key")
     # 0 (its first key) and 2 s (the clip's end) coincide too, but every reading agrees there
     assert [(f.pointer, f.count) for f in found] == [("/animations/0/samplers/0/input", 2)]
@@ -144,15 +148,21 @@ def test_rotation_flip_counts_intervals_past_the_hemisphere(tmp_path):
 def test_no_rotation_flip_in_one_hemisphere_or_on_step(tmp_path):
     good = [[0, 0, 0, 1], [0, 0, S, S], [0, 0, 1, 0], [0, 0, S, -S]]
     flipped = [[0, 0, 0, 1], [0, 0, -S, -S]]
-    found = clip_codes(tmp_path, [dict(node=1, path="rotation", times=[0, 1, 2, 3], values=good),
-                                  dict(node=0, path="rotation", interpolation="STEP", times=[0, 1], values=flipped)])
+    found = clip_codes(
+        tmp_path,
+        [
+            dict(node=1, path="rotation", times=[0, 1, 2, 3], values=good),
+            dict(node=0, path="rotation", interpolation="STEP", times=[0, 1], values=flipped),
+        ],
+    )
     assert not of(found, "rotation-flip")
 
 
 def test_near_duplicate_keys(tmp_path):
     times = [0, 1, 1.00005, 2, 2.00001]
-    found = clip_codes(tmp_path, [dict(node=1, path="translation", times=times, values=[[0, 0, 0], [1, 0, 0]] * 2
-                                       + [[0, 0, 0]])])
+    found = clip_codes(
+        tmp_path, [dict(node=1, path="translation", times=times, values=[[0, 0, 0], [1, 0, 0]] * 2 + [[0, 0, 0]])]
+    )
     dups = of(found, "near-duplicate-keys")
     assert [(f.pointer, f.count) for f in dups] == [("/animations/0/samplers/0/input", 2)]
     assert "first at key 2" in dups[0].message
@@ -164,13 +174,25 @@ def test_redundant_keys_on_lines_slerps_and_repeated_steps(tmp_path):
     t = np.linspace(0, 2, 101)
     line = dict(node=1, path="translation", times=t, values=np.outer(t, [1, -2, 0.5]))
     angles = np.radians(np.linspace(0, 90, 21))
-    turn = dict(node=0, path="rotation", times=np.linspace(0, 2, 21),
-                values=math3d.quat_from_axis_angle(np.array([0.0, 0.0, 1.0]), angles))
-    steps = dict(node=2, path="scale", interpolation="STEP", times=np.linspace(0, 2, 6),
-                 values=[[1, 1, 1]] * 3 + [[2, 2, 2]] * 2 + [[3, 3, 3]])
+    turn = dict(
+        node=0,
+        path="rotation",
+        times=np.linspace(0, 2, 21),
+        values=math3d.quat_from_axis_angle(np.array([0.0, 0.0, 1.0]), angles),
+    )
+    steps = dict(
+        node=2,
+        path="scale",
+        interpolation="STEP",
+        times=np.linspace(0, 2, 6),
+        values=[[1, 1, 1]] * 3 + [[2, 2, 2]] * 2 + [[3, 3, 3]],
+    )
     found = of(clip_codes(tmp_path, [line, turn, steps]), "redundant-keys")
     assert [(f.pointer, f.count) for f in found] == [
-        ("/animations/0/samplers/0", 99), ("/animations/0/samplers/1", 19), ("/animations/0/samplers/2", 3)]
+        ("/animations/0/samplers/0", 99),
+        ("/animations/0/samplers/1", 19),
+        ("/animations/0/samplers/2", 3),
+    ]
     assert "99 of 101 keys" in found[0].message and "0.01°" in found[1].message
 
 
@@ -178,8 +200,13 @@ def test_no_redundant_keys_on_curved_cubic_or_short_channels(tmp_path):
     t = np.linspace(0, 1, 20)
     curve = dict(node=1, path="translation", times=t, values=np.stack([np.sin(6 * t), t * t, 0 * t], 1))
     line = np.outer(t, [1, 0, 0])
-    cubic = dict(node=0, path="translation", interpolation="CUBICSPLINE", times=t,
-                 values=np.stack([np.zeros_like(line), line, np.zeros_like(line)], 1).reshape(-1, 3))
+    cubic = dict(
+        node=0,
+        path="translation",
+        interpolation="CUBICSPLINE",
+        times=t,
+        values=np.stack([np.zeros_like(line), line, np.zeros_like(line)], 1).reshape(-1, 3),
+    )
     few = dict(node=2, path="translation", times=[0, 0.5, 1], values=[[0, 0, 0], [1, 0, 0], [2, 0, 0]])
     assert not of(clip_codes(tmp_path, [curve, cubic, few]), "redundant-keys")  # few: 1 key, under 2
 
@@ -203,17 +230,22 @@ def test_absurd_values_per_channel(tmp_path):
     ]
     found = of(clip_codes(tmp_path, channels), "absurd-value")
     assert [(f.pointer, f.count) for f in found] == [
-        ("/animations/0/samplers/0/output", 1), ("/animations/0/samplers/1/output", 2),
-        ("/animations/0/samplers/2/output", 1), ("/animations/0/samplers/3/output", 1),
-        ("/animations/0/samplers/4/input", 2)]
+        ("/animations/0/samplers/0/output", 1),
+        ("/animations/0/samplers/1/output", 2),
+        ("/animations/0/samplers/2/output", 1),
+        ("/animations/0/samplers/3/output", 1),
+        ("/animations/0/samplers/4/input", 2),
+    ]
     assert "2e+06" in found[0].message and "86400 s" in found[4].message
 
 
 def test_no_absurd_values_on_plain_motion(tmp_path):
-    channels = [dict(node=1, path="translation", times=[0, 1], values=[[0, 0, 0], [1e5, 0, 0]]),
-                dict(node=0, path="scale", times=[0, 1], values=[[1, 1, 1], [1e3, 1e-5, 0]]),
-                dict(node=1, path="weights", times=[0, 1], values=[[-2.0], [50.0]]),
-                dict(node=2, path="rotation", times=[0, 1000], values=[[0, 0, 0, 1.005], [0, 0, S, S]])]
+    channels = [
+        dict(node=1, path="translation", times=[0, 1], values=[[0, 0, 0], [1e5, 0, 0]]),
+        dict(node=0, path="scale", times=[0, 1], values=[[1, 1, 1], [1e3, 1e-5, 0]]),
+        dict(node=1, path="weights", times=[0, 1], values=[[-2.0], [50.0]]),
+        dict(node=2, path="rotation", times=[0, 1000], values=[[0, 0, 0, 1.005], [0, 0, S, S]]),
+    ]
     assert not of(clip_codes(tmp_path, channels), "absurd-value")
 
 
@@ -253,6 +285,7 @@ def test_every_clip_has_a_list_and_clean_clips_have_none(tmp_path):
 
 # -- per file --------------------------------------------------------------------------------------------
 
+
 def test_extensions_ignored_and_unused(tmp_path):
     b = rig()
     b.add_animation([still(node=1)])
@@ -260,8 +293,10 @@ def test_extensions_ignored_and_unused(tmp_path):
     b.doc["nodes"][2]["extensions"] = {"EXT_made_up": {"x": 1}}
     b.doc["extensions"] = {"KHR_lights_punctual": {"lights": [{"type": "point"}]}}
     file_level, _, texts, _ = run(tmp_path, b)
-    assert [(f.code, f.pointer) for f in file_level] == [("unused-extension", "/extensionsUsed/0"),
-                                                         ("ignored-extension", "/extensionsUsed/1")]
+    assert [(f.code, f.pointer) for f in file_level] == [
+        ("unused-extension", "/extensionsUsed/0"),
+        ("ignored-extension", "/extensionsUsed/1"),
+    ]
     assert any("EXT_made_up is used but not supported" in t for t in texts)  # reported once, as ignored-extension
 
 
@@ -274,7 +309,7 @@ def test_load_warning_keeps_what_no_other_finding_says(tmp_path):
     assert not file_level
     bin_data = bytearray(b.bin_bytes())
     overwrite_accessor(b.doc, bin_data, b.doc["skins"][0]["inverseBindMatrices"], np.full((1, 4, 4), np.nan))
-    b.bin[:] = bin_data[:len(b.bin)]
+    b.bin[:] = bin_data[: len(b.bin)]
     file_level, _, texts, _ = run(tmp_path, b)
     assert [(f.code, f.pointer, f.count) for f in file_level] == [("load-warning", "/skins/0/inverseBindMatrices", 1)]
     assert file_level[0].message.startswith("inverse bind matrix 0 (joint 0) is not finite")
@@ -291,6 +326,7 @@ def test_split_warning_and_repeats():
 
 # -- redundant-key decimation ----------------------------------------------------------------------------
 
+
 def brute_errors(times, values, kept, rotation):
     """Each original key's distance from the kept polyline, computed key by key (the slow, obvious way)."""
     kt, kv = times[kept], values[kept]
@@ -305,8 +341,9 @@ def brute_errors(times, values, kept, rotation):
     return np.array(out)
 
 
-curves = st.tuples(st.integers(3, 80), st.integers(1, 4), st.integers(0, 2**31),
-                   st.sampled_from([0.0, 1e-6, 1e-3, 0.1]))
+curves = st.tuples(
+    st.integers(3, 80), st.integers(1, 4), st.integers(0, 2**31), st.sampled_from([0.0, 1e-6, 1e-3, 0.1])
+)
 
 
 @settings(max_examples=60, deadline=None)
@@ -354,6 +391,7 @@ def test_decimation_finds_every_collinear_key_and_is_fast():
 
 
 # -- the shared models -----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", khronos_model_names() or ["(absent)"])
 def test_shared_models(name, capsys):

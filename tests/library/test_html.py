@@ -7,6 +7,7 @@ of 20 000 rows stays usable (its write time, size and sort time are printed, not
 Needs Playwright's Python package and a Chromium at /usr/bin/chromium (Debian's ``chromium``); the browser
 tests skip, saying which is missing, without them.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -19,10 +20,17 @@ from PIL import Image
 from viewer.library import html_report
 
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 HOSTILE_FILE = "evil/<script>alert(1)</script> \"dq\" 'sq' 🦊.gltf"
-HOSTILE_CLIP = "<img src=x onerror=alert(2)>\"🎬"
+HOSTILE_CLIP = '<img src=x onerror=alert(2)>"🎬'
 
 # JS: scroll each image into view (they are lazy), wait for it to load or fail, return [src, naturalWidth]
 LOAD_IMAGES = """async () => {
@@ -46,13 +54,31 @@ def finding(code, pointer="/animations/0", message="a message", count=1):
 
 
 def clip(index, name, duration, thumbnail=None, findings=()):
-    return {"index": index, "name": name, "duration": duration, "channels": 3 + index, "keys": 100 * (index + 1),
-            "findings": list(findings), "thumbnail": thumbnail, "preview": None}
+    return {
+        "index": index,
+        "name": name,
+        "duration": duration,
+        "channels": 3 + index,
+        "keys": 100 * (index + 1),
+        "findings": list(findings),
+        "thumbnail": thumbnail,
+        "preview": None,
+    }
 
 
 def file_result(file, root, clips=(), status="ok", error=None, findings=(), seconds=0.25):
-    result = {"file": file, "path": str(root / file), "status": status, "error": error, "findings": list(findings),
-              "clips": list(clips), "seconds": seconds, "peak_mb": 120.0, "attempts": 1, "worker": "local-0"}
+    result = {
+        "file": file,
+        "path": str(root / file),
+        "status": status,
+        "error": error,
+        "findings": list(findings),
+        "clips": list(clips),
+        "seconds": seconds,
+        "peak_mb": 120.0,
+        "attempts": 1,
+        "worker": "local-0",
+    }
     result["counts"] = html_report.report.counts(result)
     return result
 
@@ -71,29 +97,67 @@ def sample_results(tmp_path: Path) -> list[dict]:
     thumbs = tmp_path / "thumbs"
     root = tmp_path / "lib"
     return [
-        file_result("chars/Fox.gltf", root, [
-            clip(0, "Survey", 3.41, thumbnail(thumbs, "fox_0.png", (200, 120, 40)), [
-                finding("rotation-flip", "/animations/0/samplers/3/output", "keys 12-13 are 181° apart", 2),
-                finding("loop-seam", "/animations/0/channels/1", "position jumps 0.4 m at the loop")]),
-            clip(1, "Walk", 0.7, thumbnail(thumbs, "fox_1.png", (40, 120, 200))),
-            clip(2, "Run", 1.2, thumbnail(thumbs, "fox 2 #ü.png", (40, 200, 90)),
-                 [finding("redundant-keys", "/animations/2/samplers/0/output", "40 keys", 40)]),
-        ], seconds=0.5),
-        file_result("props/Box.glb", root, [
-            clip(0, "Spin", 10.0, None),
-            clip(1, "Hop", 0.5, str(thumbs / "gone.png")),
-        ]),
-        file_result(HOSTILE_FILE, root, [
-            clip(0, HOSTILE_CLIP, 2.0, thumbnail(thumbs, "evil.png", (120, 40, 160))),
-        ], findings=[finding("ignored-extension", "/extensionsUsed/0", "<b>EXT_evil</b> \"quoted\" & more")]),
-        file_result("broken/bad.gltf", root, status="error", error="JSON: unexpected '<' at line 1",
-                    findings=[finding("load-error", "", "JSON: unexpected '<' at line 1")]),
-        file_result("big/huge.glb", root, status="time-limit", error="over the 60 s time limit", seconds=60.0,
-                    findings=[finding("time-limit", "", "over the 60 s time limit")]),
+        file_result(
+            "chars/Fox.gltf",
+            root,
+            [
+                clip(
+                    0,
+                    "Survey",
+                    3.41,
+                    thumbnail(thumbs, "fox_0.png", (200, 120, 40)),
+                    [
+                        finding("rotation-flip", "/animations/0/samplers/3/output", "keys 12-13 are 181° apart", 2),
+                        finding("loop-seam", "/animations/0/channels/1", "position jumps 0.4 m at the loop"),
+                    ],
+                ),
+                clip(1, "Walk", 0.7, thumbnail(thumbs, "fox_1.png", (40, 120, 200))),
+                clip(
+                    2,
+                    "Run",
+                    1.2,
+                    thumbnail(thumbs, "fox 2 #ü.png", (40, 200, 90)),
+                    [finding("redundant-keys", "/animations/2/samplers/0/output", "40 keys", 40)],
+                ),
+            ],
+            seconds=0.5,
+        ),
+        file_result(
+            "props/Box.glb",
+            root,
+            [
+                clip(0, "Spin", 10.0, None),
+                clip(1, "Hop", 0.5, str(thumbs / "gone.png")),
+            ],
+        ),
+        file_result(
+            HOSTILE_FILE,
+            root,
+            [
+                clip(0, HOSTILE_CLIP, 2.0, thumbnail(thumbs, "evil.png", (120, 40, 160))),
+            ],
+            findings=[finding("ignored-extension", "/extensionsUsed/0", '<b>EXT_evil</b> "quoted" & more')],
+        ),
+        file_result(
+            "broken/bad.gltf",
+            root,
+            status="error",
+            error="JSON: unexpected '<' at line 1",
+            findings=[finding("load-error", "", "JSON: unexpected '<' at line 1")],
+        ),
+        file_result(
+            "big/huge.glb",
+            root,
+            status="time-limit",
+            error="over the 60 s time limit",
+            seconds=60.0,
+            findings=[finding("time-limit", "", "over the 60 s time limit")],
+        ),
     ]
 
 
 # ---------------------------------------------------------------- without a browser
+
 
 def test_page_escapes_and_references_relatively(tmp_path):
     results = sample_results(tmp_path)
@@ -121,6 +185,7 @@ def test_odd_names_do_not_break_writing(tmp_path):
 
 
 # ---------------------------------------------------------------- in a browser
+
 
 @pytest.fixture(scope="module")
 def browser():
@@ -156,7 +221,8 @@ class Page:
     def column(self, index: int) -> list[str]:
         """The text of column ``index`` of the rows shown, top to bottom."""
         return self.page.eval_on_selector_all(
-            "#rows tbody tr:not([hidden])", f"rows => rows.map(r => r.cells[{index}].textContent.trim())")
+            "#rows tbody tr:not([hidden])", f"rows => rows.map(r => r.cells[{index}].textContent.trim())"
+        )
 
     def shown(self) -> str:
         return self.page.inner_text("#shown")
@@ -229,8 +295,14 @@ def test_filters_and_counter(report_page):
     options = page.eval_on_selector_all("#code option", "os => os.map(o => [o.value, o.textContent])")
     values = [v for v, _ in options]
     assert values[:4] == ["", "*any", "*none", "*failed"]
-    assert set(values[4:]) == {"rotation-flip", "loop-seam", "redundant-keys", "ignored-extension", "load-error",
-                               "time-limit"}  # only codes present
+    assert set(values[4:]) == {
+        "rotation-flip",
+        "loop-seam",
+        "redundant-keys",
+        "ignored-extension",
+        "load-error",
+        "time-limit",
+    }  # only codes present
     assert any("rotation-flip" in t and "rotation keys more than 180° apart" in t for _, t in options)
 
     page.select_option("#code", "rotation-flip")
@@ -269,7 +341,7 @@ def test_hostile_names_stay_text(report_page):
     assert page.locator("img[src=x], b:text('EXT_evil')").count() == 0
     text = page.inner_text("#rows tbody")
     assert "<script>alert(1)</script> \"dq\" 'sq' 🦊.gltf" in text
-    assert HOSTILE_CLIP in text and "<b>EXT_evil</b> \"quoted\" & more" in text
+    assert HOSTILE_CLIP in text and '<b>EXT_evil</b> "quoted" & more' in text
     assert report_page.errors == []
 
 
@@ -310,10 +382,18 @@ def big_results(tmp_path: Path, n_rows: int) -> list[dict]:
     codes = ("rotation-flip", "loop-seam", "redundant-keys", "zero-scale", "near-duplicate-keys")
     results = []
     for f in range(n_rows // 4):
-        clips = [clip(c, f"Clip {(f * 7 + c) % 1000:03d}", round(((f * 31 + c * 17) % 997) / 10, 2), thumbs[c],
-                      [finding(codes[(f + c) % 5], f"/animations/{c}/samplers/0/output", "message", c + 1)]
-                      if (f + c) % 3 else [])
-                 for c in range(4)]
+        clips = [
+            clip(
+                c,
+                f"Clip {(f * 7 + c) % 1000:03d}",
+                round(((f * 31 + c * 17) % 997) / 10, 2),
+                thumbs[c],
+                [finding(codes[(f + c) % 5], f"/animations/{c}/samplers/0/output", "message", c + 1)]
+                if (f + c) % 3
+                else [],
+            )
+            for c in range(4)
+        ]
         results.append(file_result(f"lib/{f // 100:03d}/asset_{f:05d}.glb", tmp_path, clips, seconds=0.1 + f % 5))
     return results
 
@@ -346,8 +426,10 @@ def test_twenty_thousand_rows(browser, tmp_path):
         assert page.errors == []
     finally:
         page.close()
-    line = (f"20 000-row report: write {write_s:.2f} s, {size_mb:.1f} MB, browser load {load_ms:.0f} ms, "
-            f"sort {', '.join(f'{ms:.0f}' for ms in sort_ms)} ms (duration asc, desc, file, findings), "
-            f"filter {filter_ms:.0f} ms ({shown})")
+    line = (
+        f"20 000-row report: write {write_s:.2f} s, {size_mb:.1f} MB, browser load {load_ms:.0f} ms, "
+        f"sort {', '.join(f'{ms:.0f}' for ms in sort_ms)} ms (duration asc, desc, file, findings), "
+        f"filter {filter_ms:.0f} ms ({shown})"
+    )
     print(line)
     Path("/tmp/html_report_perf.txt").write_text(line + "\n")

@@ -5,15 +5,16 @@ The thumbnail of a clip is the picture ``animview render FILE -o x.png --animati
 identical), also for a scene rendered after other scenes on the shared context: nothing leaks from one
 file's render into the next.
 """
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from PIL import Image
+
 from tests.conftest import khronos_model
 from tests.gltf_builder import GltfBuilder, minimal_animated
-from PIL import Image
 from tests.render.conftest import MAX_FRACTION_OFF, pixels_off
-
 from viewer import export
 from viewer.cli.main import main
 from viewer.library import previews as previews_module
@@ -82,8 +83,10 @@ def test_thumbnail_is_what_animview_render_writes(previews, tmp_path):
     for clip, r in zip(scene.clips, results):
         assert_same_picture(np.asarray(Image.open(r["thumbnail"]).convert("RGB")), cli_thumbnail(tmp_path, path, clip))
     again = previews.render(load(generated), tmp_path, "again")
-    assert_same_picture(np.asarray(Image.open(again[0]["thumbnail"]).convert("RGB")),
-                        cli_thumbnail(tmp_path, generated, load(generated).clips[0]))
+    assert_same_picture(
+        np.asarray(Image.open(again[0]["thumbnail"]).convert("RGB")),
+        cli_thumbnail(tmp_path, generated, load(generated).clips[0]),
+    )
 
 
 def test_gif_preview_covers_the_clip_at_fps(previews, tmp_path):
@@ -123,8 +126,11 @@ def test_file_without_clips_gets_one_still(previews, tmp_path):
     scene = load(b.write_gltf(tmp_path, "still.gltf"))
     assert not scene.clips
     (r,) = previews.render(scene, tmp_path, "still", preview="gif", preview_size=(64, 48))
-    assert r == {"index": None, "thumbnail": str((tmp_path / "still.png").resolve()),
-                 "preview": str((tmp_path / "still.gif").resolve())}
+    assert r == {
+        "index": None,
+        "thumbnail": str((tmp_path / "still.png").resolve()),
+        "preview": str((tmp_path / "still.gif").resolve()),
+    }
     assert frames_of(r["preview"]) == 1
     picture = np.asarray(Image.open(r["thumbnail"]).convert("RGB"))
     assert_same_picture(picture, cli_thumbnail(tmp_path, tmp_path / "still.gltf", None))

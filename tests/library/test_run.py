@@ -3,11 +3,11 @@
 Every run's result of a file must equal ``check_file`` of that file alone (``report.comparable``), however
 many workers ran it and whether a worker was killed under it.
 """
+
 from __future__ import annotations
 
 import os
 import signal
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +40,7 @@ def in_process(files) -> dict[str, dict]:
 
 
 # --- discovery ---------------------------------------------------------------------------------------
+
 
 def test_discover_lists_each_file_once_sorted_and_stays_inside(tmp_path):
     lib = small_library(tmp_path / "lib", 3)
@@ -77,9 +78,14 @@ def test_output_stems_differ_where_labels_differ():
 
 # --- the sandbox ---------------------------------------------------------------------------------------
 
+
 def _request(path: Path, seconds=None, memory_mb=None) -> dict:
-    return {"label": path.name, "path": str(path), "limits": {"seconds": seconds, "memory_mb": memory_mb},
-            "previews": None}
+    return {
+        "label": path.name,
+        "path": str(path),
+        "limits": {"seconds": seconds, "memory_mb": memory_mb},
+        "previews": None,
+    }
 
 
 def big_file(tmp_path: Path, keys: int = 4_000_000, name: str = "big.gltf") -> Path:
@@ -87,8 +93,16 @@ def big_file(tmp_path: Path, keys: int = 4_000_000, name: str = "big.gltf") -> P
     second or two to check (300 000 keys)."""
     b = GltfBuilder()
     node = b.add_node()
-    b.add_animation([dict(node=node, path="translation", times=np.arange(keys, dtype=np.float32) / 1000,
-                          values=np.zeros((keys, 3), np.float32))])
+    b.add_animation(
+        [
+            dict(
+                node=node,
+                path="translation",
+                times=np.arange(keys, dtype=np.float32) / 1000,
+                values=np.zeros((keys, 3), np.float32),
+            )
+        ]
+    )
     b.add_scene([node])
     return b.write_gltf(tmp_path, name)
 
@@ -123,6 +137,7 @@ def test_sandbox_reports_time_and_memory_limits_and_recovers(tmp_path):
 
 
 # --- local workers -------------------------------------------------------------------------------------
+
 
 def test_local_run_reports_every_file_once_equal_to_alone(tmp_path):
     files = discover([small_library(tmp_path / "lib")])
@@ -172,11 +187,13 @@ def test_a_file_that_kills_its_worker_twice_is_reported_crashed(tmp_path, monkey
 
 # --- a Dask cluster ------------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def cluster():
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  silence_logs=40) as c:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
+    ) as c:
         yield c
 
 
@@ -203,8 +220,9 @@ def test_killing_a_dask_worker_mid_run_loses_no_file(tmp_path, cluster):
         if len(seen) == 3:
             os.kill(victim, signal.SIGKILL)
 
-    done = run_library(requests_for(files, Limits()), scheduler=cluster.scheduler_address, quiet=True,
-                       on_result=on_result)
+    done = run_library(
+        requests_for(files, Limits()), scheduler=cluster.scheduler_address, quiet=True, on_result=on_result
+    )
     assert sorted(r["path"] for r in done.results) == sorted(str(f.path) for f in files)
     assert {r["path"]: comparable(r) for r in done.results} == in_process(files)
     assert any(r["attempts"] >= 2 for r in done.results)  # the file the worker held ran again, and says so

@@ -4,6 +4,7 @@ Deterministic: time comes from a fake source or explicit ``tick(dt)``; no wall c
 Values are chosen exactly representable in binary (0.25, 0.75, 2.0 …) so landings compare with
 ``==``; where they are not, the tolerance is stated with ``pytest.approx(abs=...)``.
 """
+
 from __future__ import annotations
 
 import ast
@@ -574,9 +575,7 @@ def test_property_loop_stays_in_clip_and_matches_modulo(duration, start, steps, 
 
 @settings(max_examples=200, deadline=None)
 @given(durations, starts, dts, speeds)
-def test_property_pingpong_stays_in_clip_and_follows_the_triangle_wave(
-    duration, start, steps, speed
-):
+def test_property_pingpong_stays_in_clip_and_follows_the_triangle_wave(duration, start, steps, speed):
     clock = playing_clock(duration, loop_mode="pingpong", speed=speed)
     clock.seek(start * duration)
     phase = clock.t if speed > 0 else 2.0 * duration - clock.t
@@ -660,9 +659,7 @@ def first_key_by_walking(keys, t, direction, duration, mode):
     st.sampled_from([1, -1]),
     st.sampled_from(LOOP_MODES),
 )
-def test_property_first_key_on_path_matches_walking_the_path(
-    eighths, key_eighths, start_eighths, direction, mode
-):
+def test_property_first_key_on_path_matches_walking_the_path(eighths, key_eighths, start_eighths, direction, mode):
     duration = eighths / 8
     keys = sorted(k / 8 for k in key_eighths if k <= eighths)
     t = min(start_eighths, eighths) / 8

@@ -1,4 +1,5 @@
 """The loop range (in / out points): every loop mode, pause-at-keys, Home / End and play() stay inside it."""
+
 from __future__ import annotations
 
 import pytest

@@ -2,6 +2,7 @@
 
 The reference is the plain definition: every node's ``Pose.primitive_positions``, min and max.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,16 +16,22 @@ from viewer.pose.bounds import clip_bounds, pose_bounds
 
 def _by_definition(pose: Pose) -> tuple[np.ndarray, np.ndarray]:
     scene = pose.scene
-    points = [pose.primitive_positions(int(n), p) for n in np.flatnonzero(scene.nodes.mesh >= 0)
-              for p in scene.meshes[scene.nodes.mesh[n]].primitives]
+    points = [
+        pose.primitive_positions(int(n), p)
+        for n in np.flatnonzero(scene.nodes.mesh >= 0)
+        for p in scene.meshes[scene.nodes.mesh[n]].primitives
+    ]
     points = np.concatenate(points)
     return points.min(axis=0), points.max(axis=0)
 
 
 def _random_trs(rng) -> dict:
     q = rng.normal(size=4)
-    return dict(translation=rng.normal(size=3).tolist(), rotation=(q / np.linalg.norm(q)).tolist(),
-                scale=rng.uniform(0.5, 2, 3).tolist())
+    return dict(
+        translation=rng.normal(size=3).tolist(),
+        rotation=(q / np.linalg.norm(q)).tolist(),
+        scale=rng.uniform(0.5, 2, 3).tolist(),
+    )
 
 
 def test_rigid_instances(tmp_path):
@@ -42,8 +49,9 @@ def test_morphed_instances_with_their_own_weights(tmp_path):
     rng = np.random.default_rng(4)
     b = GltfBuilder()
     targets = [rng.normal(size=(4, 3)), rng.normal(size=(4, 3)) * 3]
-    mesh = b.add_mesh(positions=rng.normal(size=(4, 3)), indices=[0, 1, 2, 1, 2, 3], targets=targets,
-                      weights=[0.5, 0.0])
+    mesh = b.add_mesh(
+        positions=rng.normal(size=(4, 3)), indices=[0, 1, 2, 1, 2, 3], targets=targets, weights=[0.5, 0.0]
+    )
     for k in range(40):
         extra = {"weights": rng.uniform(-1, 1, 2).tolist()} if k % 3 else {}
         b.add_node(mesh=mesh, **_random_trs(rng), **extra)
@@ -68,7 +76,7 @@ def test_nodes_that_are_not_drawn_frame_nothing(tmp_path):
     b.add_scene([0, 1])
     scene = load(b.write_gltf(tmp_path, "far.gltf"))
     with pytest.warns(GltfWarning, match=":/nodes/1:"):
-        lo, hi = Pose(scene).bounds()
+        lo, hi = pose_bounds(Pose(scene))
     np.testing.assert_allclose([lo, hi], [[0, 0, 0], [1, 1, 0]])
 
 
@@ -96,8 +104,9 @@ def test_clip_bounds_poses_an_even_subset_when_the_budget_is_small(tmp_path, mon
 def test_beyond_the_exact_budget_instances_give_boxes_that_hold_the_exact_bounds(tmp_path, monkeypatch, own_weights):
     rng = np.random.default_rng(5)
     b = GltfBuilder()
-    mesh = b.add_mesh(positions=rng.normal(size=(30, 3)), indices=list(range(30)),
-                      targets=[rng.normal(size=(30, 3))], weights=[0.5])
+    mesh = b.add_mesh(
+        positions=rng.normal(size=(30, 3)), indices=list(range(30)), targets=[rng.normal(size=(30, 3))], weights=[0.5]
+    )
     for k in range(100):
         b.add_node(mesh=mesh, **_random_trs(rng), **({"weights": [float(rng.uniform(-1, 1))]} if own_weights else {}))
     b.add_scene(list(range(100)))
@@ -132,7 +141,13 @@ def _exact_clip_bounds(scene, clip, times):
 
 def _skinned_models():
     from tests.conftest import KHRONOS_DIR
-    names = ["RiggedSimple/RiggedSimple.gltf", "RiggedFigure/RiggedFigure.gltf", "Fox/Fox.glb", "SimpleSkin/SimpleSkin.gltf"]
+
+    names = [
+        "RiggedSimple/RiggedSimple.gltf",
+        "RiggedFigure/RiggedFigure.gltf",
+        "Fox/Fox.glb",
+        "SimpleSkin/SimpleSkin.gltf",
+    ]
     return [KHRONOS_DIR / n for n in names]
 
 

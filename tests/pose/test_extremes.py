@@ -4,6 +4,7 @@ World matrices are composed by a plan (``hierarchy.world_steps``): level by leve
 for deep chains; both must give the same products. Transforms that overflow float32 or become NaN
 are reported once per node with its JSON pointer, never silently.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -54,8 +55,9 @@ def test_both_plans_give_the_world_of_the_definition(seed):
     parent = _random_forest(rng, int(rng.integers(1, 60)))
     depth = _depths(parent)
     n = len(parent)
-    local = math3d.compose_trs(rng.normal(size=(n, 3)), math3d.quat_normalize(rng.normal(size=(n, 4))),
-                               rng.uniform(0.5, 1.5, size=(n, 3)))
+    local = math3d.compose_trs(
+        rng.normal(size=(n, 3)), math3d.quat_normalize(rng.normal(size=(n, 4))), rng.uniform(0.5, 1.5, size=(n, 3))
+    )
     expected = _world_by_walking(local, parent)
     import viewer.pose.hierarchy as hierarchy_module
 
@@ -100,8 +102,15 @@ def _one_node(tmp_path, **node):
     return load(b.write_gltf(tmp_path, "one.gltf"))
 
 
-@pytest.mark.parametrize("node", [dict(translation=[1e300, 0, 0]), dict(translation=[3.5e38, 0, 0]),
-                                  dict(scale=[1e200, 1e200, 1e200]), dict(matrix=[1e300] * 16)])
+@pytest.mark.parametrize(
+    "node",
+    [
+        dict(translation=[1e300, 0, 0]),
+        dict(translation=[3.5e38, 0, 0]),
+        dict(scale=[1e200, 1e200, 1e200]),
+        dict(matrix=[1e300] * 16),
+    ],
+)
 def test_overflowing_world_matrices_are_warned_once_with_the_node(tmp_path, node):
     scene = _one_node(tmp_path, **node)
     with warnings.catch_warnings(record=True) as caught:
@@ -129,7 +138,7 @@ def test_nan_inverse_bind_matrix_is_warned_with_its_pointer(tmp_path):
     ibm_accessor = raw["accessors"][raw["skins"][0]["inverseBindMatrices"]]
     view = raw["bufferViews"][ibm_accessor["bufferView"]]
     data = bytearray(b.bin_bytes())
-    data[view.get("byteOffset", 0): view.get("byteOffset", 0) + 4] = np.float32(np.nan).tobytes()
+    data[view.get("byteOffset", 0) : view.get("byteOffset", 0) + 4] = np.float32(np.nan).tobytes()
     from tests.gltf_builder import write_gltf
 
     path = write_gltf(raw, bytes(data), tmp_path, "nan_ibm.gltf")

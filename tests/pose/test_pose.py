@@ -2,6 +2,7 @@
 
 Expected numbers are worked out by hand in the comments (column vectors, p' = M p).
 """
+
 from __future__ import annotations
 
 import math
@@ -13,7 +14,7 @@ from tests.conftest import khronos_model
 from tests.gltf_builder import GltfBuilder, minimal_animated
 from viewer import Pose, load
 from viewer.base import math3d
-from viewer.pose.bounds import clip_bounds
+from viewer.pose.bounds import clip_bounds, pose_bounds
 
 QUARTER_Z = [0.0, 0.0, math.sqrt(0.5), math.sqrt(0.5)]
 TRIANGLE = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32)
@@ -29,6 +30,7 @@ def origin(m) -> np.ndarray:
 
 
 # -- hierarchy ---------------------------------------------------------------------------------------
+
 
 def test_parent_translation_rotation_scale_then_child(tmp_path):
     b = GltfBuilder()
@@ -108,6 +110,7 @@ def test_apply_starts_from_rest_each_time(minimal):
 
 # -- skinning and morphs ------------------------------------------------------------------------------
 
+
 def test_joint_matrices_are_world_times_inverse_bind(minimal):
     pose = Pose(minimal)
     pose.set_time(minimal.clips[0], 1.0)
@@ -170,18 +173,18 @@ def test_node_weights_over_mesh_weights_in_pose(tmp_path):
     np.testing.assert_allclose(pose.primitive_positions(0, prim), 2.0 * TRIANGLE, atol=1e-6)
     np.testing.assert_allclose(pose.primitive_positions(1, prim), 0.75 * TRIANGLE + [10, 0, 0], atol=1e-6)
     # bounds over both: lo (0,0,0), hi (10.75, 2, 0)
-    lo, hi = pose.bounds()
+    lo, hi = pose_bounds(pose)
     np.testing.assert_allclose(lo, [0, 0, 0], atol=1e-6)
     np.testing.assert_allclose(hi, [10.75, 2, 0], atol=1e-6)
 
 
 def test_bounds_of_minimal_at_rest_and_t1(minimal):
     pose = Pose(minimal)
-    lo, hi = pose.bounds()
+    lo, hi = pose_bounds(pose)
     np.testing.assert_allclose(lo, [0, 0, 0], atol=1e-6)
     np.testing.assert_allclose(hi, [1, 1, 0], atol=1e-6)
     pose.set_time(minimal.clips[0], 1.0)
-    lo, hi = pose.bounds()
+    lo, hi = pose_bounds(pose)
     # morphed triangle back to unit size; skinned triangle at (4,2,0), (5,3,0), (3,3,0)
     np.testing.assert_allclose(lo, [0, 0, 0], atol=1e-5)
     np.testing.assert_allclose(hi, [5, 3, 0], atol=1e-5)
@@ -193,7 +196,7 @@ def test_clip_bounds_contain_every_sampled_pose(minimal):
     pose = Pose(minimal)
     for t in np.linspace(0, clip.duration, 17):
         pose.set_time(clip, float(t))
-        a, b = pose.bounds()
+        a, b = pose_bounds(pose)
         assert np.all(lo <= a + 1e-9) and np.all(b <= hi + 1e-9), t
 
 
@@ -201,12 +204,13 @@ def test_bounds_of_a_scene_without_meshes(tmp_path):
     b = GltfBuilder()
     b.add_node()
     b.add_scene([0])
-    lo, hi = Pose(load(b.write_gltf(tmp_path))).bounds()
+    lo, hi = pose_bounds(Pose(load(b.write_gltf(tmp_path))))
     np.testing.assert_array_equal(lo, [0, 0, 0])
     np.testing.assert_array_equal(hi, [0, 0, 0])
 
 
 # -- a real model ----------------------------------------------------------------------------------
+
 
 def _skinned_bounds(scene, pose):
     pts = []

@@ -6,6 +6,7 @@ lists each distinct failure with a command that makes the case again. The other 
 fuzzer itself: reproducible mutants, seeds that load untouched, and each way a case can end
 (exception, endless loop, blocked read, 8 GiB allocation, long error line, masked bug) classified right.
 """
+
 from __future__ import annotations
 
 import copy
@@ -29,12 +30,20 @@ def seeds():
 
 
 def test_campaign_finds_no_failures(tmp_path):
-    config = Config(seed=CAMPAIGN_SEED, cases=CAMPAIGN_CASES, jobs=2, render_every=5, out=tmp_path,
-                    limits=Limits(cpu_s=10, wall_s=30))
+    config = Config(
+        seed=CAMPAIGN_SEED,
+        cases=CAMPAIGN_CASES,
+        jobs=2,
+        render_every=5,
+        out=tmp_path,
+        limits=Limits(cpu_s=10, wall_s=30),
+    )
     summary = run_campaign(config)
     assert len(summary.records) == CAMPAIGN_CASES
-    lines = [f"{n} x {sig}\n    {ex.get('repro')}  [{ex.get('seed_file')}: {' | '.join(ex.get('mutations', []))[:240]}]"
-             for sig, n, ex in summary.signatures()]
+    lines = [
+        f"{n} x {sig}\n    {ex.get('repro')}  [{ex.get('seed_file')}: {' | '.join(ex.get('mutations', []))[:240]}]"
+        for sig, n, ex in summary.signatures()
+    ]
     if summary.failures:
         pytest.fail(summary.final_line() + "\n" + "\n".join(lines), pytrace=False)
 
@@ -50,8 +59,13 @@ def test_same_seed_and_index_make_the_same_bytes(seeds):
 @pytest.mark.parametrize("container", ["gltf", "embedded", "glb"])
 def test_every_seed_loads_when_written_unmutated(seeds, tmp_path, container):
     for k, seed in enumerate(seeds):
-        m = Mutant(seed.name, copy.deepcopy(seed.doc), None if seed.bin is None else bytearray(seed.bin),
-                   container, dict(seed.extras))
+        m = Mutant(
+            seed.name,
+            copy.deepcopy(seed.doc),
+            None if seed.bin is None else bytearray(seed.bin),
+            container,
+            dict(seed.extras),
+        )
         serialize(m)
         scene = viewer.load(write_case(m, tmp_path / f"{k}"))
         assert len(scene.nodes) == len(seed.doc.get("nodes", [])), seed.name
@@ -60,8 +74,9 @@ def test_every_seed_loads_when_written_unmutated(seeds, tmp_path, container):
 @pytest.fixture(scope="module")
 def selftests(tmp_path_factory):
     """Every deliberate misbehaviour, once, through the real worker/fork/limits (CPU 1 s, wall 4 s)."""
-    return run_selftests(["raise", "loop", "alloc", "stdin", "ok"], Limits(cpu_s=1, wall_s=4.0),
-                         tmp_path_factory.mktemp("selftest"))
+    return run_selftests(
+        ["raise", "loop", "alloc", "stdin", "ok"], Limits(cpu_s=1, wall_s=4.0), tmp_path_factory.mktemp("selftest")
+    )
 
 
 def test_a_non_gltf_error_is_a_crash(selftests):
@@ -118,6 +133,7 @@ def test_nonfinite_output_fails_only_without_warning_or_nonfinite_input():
 
     def warned(record):
         import warnings
+
         warnings.warn("NaN in the file", viewer.GltfWarning)
         body(record)
 

@@ -1,5 +1,6 @@
 """tools/compress_models.py --meshopt: KHR_meshopt_compression copies of shared Khronos models that load and
 sample like their originals (lossless views exact, QUATERNION-filtered rotations within the filter's step)."""
+
 from __future__ import annotations
 
 import json
@@ -23,12 +24,16 @@ def test_meshopt_copy_of_a_shared_model(tmp_path, name):
     assert stats["views"] and stats["rotations"] >= 1
     header = out.read_bytes()
     length = struct.unpack_from("<I", header, 12)[0]
-    doc = json.loads(header[20:20 + length])
+    doc = json.loads(header[20 : 20 + length])
     assert cm.MESHOPT in doc["extensionsUsed"] and cm.MESHOPT in doc["extensionsRequired"]
-    assert doc["buffers"][1] == {"byteLength": doc["buffers"][1]["byteLength"],
-                                 "extensions": {cm.MESHOPT: {"fallback": True}}}  # a placeholder, no uri
-    modes = {(ext["mode"], ext.get("filter", "NONE")) for ext in
-             (meshopt.compression(view)[1] for view in doc["bufferViews"] if meshopt.compression(view))}
+    assert doc["buffers"][1] == {
+        "byteLength": doc["buffers"][1]["byteLength"],
+        "extensions": {cm.MESHOPT: {"fallback": True}},
+    }  # a placeholder, no uri
+    modes = {
+        (ext["mode"], ext.get("filter", "NONE"))
+        for ext in (meshopt.compression(view)[1] for view in doc["bufferViews"] if meshopt.compression(view))
+    }
     assert ("ATTRIBUTES", "QUATERNION") in modes and ("ATTRIBUTES", "NONE") in modes
     if "meshes" in doc and name != "AnimatedTriangle":
         assert modes & {("TRIANGLES", "NONE"), ("INDICES", "NONE")}

@@ -7,49 +7,25 @@ by more than the level in red over a dimmed baseline) are written to ``tests/ima
 (git-ignored). ``ANIMVIEW_UPDATE_GOLDEN=1`` rewrites the baselines instead — look at every one
 before committing it.
 """
+
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.gltf_builder import GltfBuilder
 from PIL import Image
 
+from tests.conftest import GL
+from tests.gltf_builder import GltfBuilder
 from viewer.scene.scene import load
 
 IMAGES = Path(__file__).resolve().parents[1] / "images"
 FAILURES = IMAGES / "_failures"
-LEVEL_TOLERANCE = 8           # out of 255, per channel
-MAX_FRACTION_OFF = 0.01       # of all pixels
+LEVEL_TOLERANCE = 8  # out of 255, per channel
+MAX_FRACTION_OFF = 0.01  # of all pixels
 UPDATE = os.environ.get("ANIMVIEW_UPDATE_GOLDEN") == "1"
-
-
-@dataclass
-class GL:
-    """One EGL context and its program cache for the whole test session."""
-
-    ctx: object
-    programs: object
-
-
-@pytest.fixture(scope="session")
-def gl() -> GL:
-    """The offscreen context (made by ``viewer.export``, the one place that makes them)."""
-    from viewer import export
-    from viewer.render.shaders import ProgramCache
-
-    try:
-        ctx = export.create_context()
-    except export.HeadlessError as exc:
-        pytest.skip(str(exc))
-    with ctx:
-        assert ctx.error == "GL_NO_ERROR"
-    yield GL(ctx, ProgramCache(ctx))
-    with ctx:
-        assert ctx.error == "GL_NO_ERROR"
 
 
 def gl_error(gl: GL) -> str:
@@ -81,8 +57,10 @@ def assert_matches_golden(name: str, rgb: np.ndarray) -> None:
         diff = (expected // 3).copy()
         diff[off] = (255, 0, 0)
         Image.fromarray(diff).save(FAILURES / f"{name}.diff.png")
-        pytest.fail(f"{name}: {fraction:.2%} of pixels differ by more than {LEVEL_TOLERANCE}/255 "
-                    f"(allowed {MAX_FRACTION_OFF:.0%}); see {FAILURES}/{name}.actual.png and .diff.png")
+        pytest.fail(
+            f"{name}: {fraction:.2%} of pixels differ by more than {LEVEL_TOLERANCE}/255 "
+            f"(allowed {MAX_FRACTION_OFF:.0%}); see {FAILURES}/{name}.actual.png and .diff.png"
+        )
 
 
 def project(points: np.ndarray, view: np.ndarray, proj: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -121,8 +99,18 @@ def front_ortho_camera(half: float = 1.0) -> FixedCamera:
     return FixedCamera(view, orthographic(half, half, 0.01, 20.0))
 
 
-def render_plain(gl: GL, scene, camera=None, size: tuple[int, int] = (64, 64), samples: int = 0,
-                 background=(0.0, 0.0, 0.0), clip=None, t: float = 0.0, fxaa: bool = False, **look) -> np.ndarray:
+def render_plain(
+    gl: GL,
+    scene,
+    camera=None,
+    size: tuple[int, int] = (64, 64),
+    samples: int = 0,
+    background=(0.0, 0.0, 0.0),
+    clip=None,
+    t: float = 0.0,
+    fxaa: bool = False,
+    **look,
+) -> np.ndarray:
     """(h, w, 3) picture of ``scene`` with no grid or gizmo (default: ``front_ortho_camera``, no MSAA, no
     FXAA); ``look``: other ``RenderOptions`` fields (tonemap, exposure, environment, lights, …)."""
     from viewer.pose.pose import Pose
@@ -162,13 +150,23 @@ STRIP = np.array([[-0.8, -0.8, 0], [0.8, -0.8, 0], [-0.8, 0.8, 0], [0.8, 0.8, 0]
 UNLIT = {"extensions": {"KHR_materials_unlit": {}}, "pbrMetallicRoughness": {"baseColorFactor": [1, 0.5, 0, 1]}}
 
 
-def one_primitive(tmp_path, positions, mode: int, indices=None, index_dtype=np.uint16, material: dict | None = None,
-                  attributes: dict | None = None, name: str = "p.gltf"):
+def one_primitive(
+    tmp_path,
+    positions,
+    mode: int,
+    indices=None,
+    index_dtype=np.uint16,
+    material: dict | None = None,
+    attributes: dict | None = None,
+    name: str = "p.gltf",
+):
     """A file with one primitive of ``mode``; ``attributes`` maps semantic → array."""
     tmp_path.mkdir(parents=True, exist_ok=True)
     b = GltfBuilder()
-    prim = {"attributes": {"POSITION": b.add_accessor(np.asarray(positions, np.float32), target=34962,
-                                                      min_max=True)}, "mode": mode}
+    prim = {
+        "attributes": {"POSITION": b.add_accessor(np.asarray(positions, np.float32), target=34962, min_max=True)},
+        "mode": mode,
+    }
     for semantic, (array, normalized) in (attributes or {}).items():
         prim["attributes"][semantic] = b.add_accessor(array, normalized=normalized, target=34962)
     if indices is not None:
@@ -213,9 +211,18 @@ def plane(half: float = 2.0):
     return pos, np.tile(np.float32([0, 0, 1]), (4, 1)), uv, np.array([0, 1, 2, 0, 2, 3])
 
 
-def sphere_file(tmp_path, material: dict, name: str = "sphere.gltf", extensions: tuple[str, ...] = (),
-                lights: list[dict] | None = None, light_nodes: list[dict] = (), images: list[bytes] = (),
-                shape=uv_sphere, backdrop: dict | None = None, animate=None):
+def sphere_file(
+    tmp_path,
+    material: dict,
+    name: str = "sphere.gltf",
+    extensions: tuple[str, ...] = (),
+    lights: list[dict] | None = None,
+    light_nodes: list[dict] = (),
+    images: list[bytes] = (),
+    shape=uv_sphere,
+    backdrop: dict | None = None,
+    animate=None,
+):
     """A file with one unit sphere (or ``shape``) at the origin wearing ``material``; ``lights``
     (KHR_lights_punctual) are placed by ``light_nodes`` (node properties, each with its ``light`` index);
     ``backdrop``: the material of a large square behind it (z = −2); ``animate(builder, nodes)`` adds
@@ -226,17 +233,26 @@ def sphere_file(tmp_path, material: dict, name: str = "sphere.gltf", extensions:
     for data in images:
         image = b.add_image(data)
         b.add("textures", {"source": image})
-    prim = {"attributes": {"POSITION": b.add_accessor(pos, target=34962, min_max=True),
-                           "NORMAL": b.add_accessor(nrm, target=34962),
-                           "TEXCOORD_0": b.add_accessor(uv, target=34962)},
-            "indices": b.add_accessor(idx.astype(np.uint16), target=34963),
-            "material": b.add("materials", material)}
+    prim = {
+        "attributes": {
+            "POSITION": b.add_accessor(pos, target=34962, min_max=True),
+            "NORMAL": b.add_accessor(nrm, target=34962),
+            "TEXCOORD_0": b.add_accessor(uv, target=34962),
+        },
+        "indices": b.add_accessor(idx.astype(np.uint16), target=34963),
+        "material": b.add("materials", material),
+    }
     nodes = [b.add_node(mesh=b.add("meshes", {"primitives": [prim]}))]
     if backdrop is not None:
         bp, bn, buv, bi = plane(4.0)
-        back = {"attributes": {"POSITION": b.add_accessor(bp, target=34962, min_max=True),
-                               "NORMAL": b.add_accessor(bn, target=34962)},
-                "indices": b.add_accessor(bi.astype(np.uint16), target=34963), "material": b.add("materials", backdrop)}
+        back = {
+            "attributes": {
+                "POSITION": b.add_accessor(bp, target=34962, min_max=True),
+                "NORMAL": b.add_accessor(bn, target=34962),
+            },
+            "indices": b.add_accessor(bi.astype(np.uint16), target=34963),
+            "material": b.add("materials", backdrop),
+        }
         nodes.append(b.add_node(mesh=b.add("meshes", {"primitives": [back]}), translation=[0.0, 0.0, -2.0]))
     used = set(extensions)
     if lights:

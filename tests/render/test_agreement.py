@@ -7,14 +7,15 @@ vertex found in the image must sit within half a pixel (per axis) of the CPU-ski
 projected with the same camera. Vertices hidden behind others are simply not found; each test also
 requires that enough are found, and that the check would catch a pose off by a fraction of a second.
 """
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from tests.conftest import khronos_model
 from tests.gltf_builder import GltfBuilder
-from tests.render.conftest import decode_vertex_ids, gl, gl_error, project  # noqa: F401  (gl: the EGL fixture)
-
+from tests.render.conftest import decode_vertex_ids, gl_error, project
 from viewer import export
 from viewer.render.renderer import RenderOptions
 from viewer.render.shaders import read_source
@@ -38,8 +39,20 @@ def gpu_vs_cpu(gl, scene, clip, t: float) -> list[dict]:
             sel = draws == number
             px = project(cpu, v, p, SIZE)[ids[sel]]
             err = np.abs(np.stack([xs[sel] + 0.5, ys[sel] + 0.5], axis=1) - px)
-            out.append(dict(found=len(np.unique(ids[sel])), count=len(cpu), max_err=float(err.max(initial=0.0)),
-                            xs=xs[sel], ys=ys[sel], ids=ids[sel], item=item, view=v, proj=p, pose=off.pose))
+            out.append(
+                dict(
+                    found=len(np.unique(ids[sel])),
+                    count=len(cpu),
+                    max_err=float(err.max(initial=0.0)),
+                    xs=xs[sel],
+                    ys=ys[sel],
+                    ids=ids[sel],
+                    item=item,
+                    view=v,
+                    proj=p,
+                    pose=off.pose,
+                )
+            )
         assert gl_error(gl) == "GL_NO_ERROR"
         return out
     finally:
@@ -86,9 +99,16 @@ def test_the_check_would_catch_a_wrong_pose(gl):
     assert (err > 1.0).mean() > 0.3
 
 
-@pytest.mark.parametrize("model,clip_index,t", [("AnimatedMorphCube", 0, 1.5), ("AnimatedMorphSphere", 0, 2.0),
-                                                ("MorphStressTest", 0, 2.0), ("MorphStressTest", 1, 1.0),
-                                                ("SimpleMorph", 0, 1.5)])
+@pytest.mark.parametrize(
+    "model,clip_index,t",
+    [
+        ("AnimatedMorphCube", 0, 1.5),
+        ("AnimatedMorphSphere", 0, 2.0),
+        ("MorphStressTest", 0, 2.0),
+        ("MorphStressTest", 1, 1.0),
+        ("SimpleMorph", 0, 1.5),
+    ],
+)
 def test_morph_targets_gpu_match_cpu(gl, model, clip_index, t):
     scene = load(khronos_model(model))
     results = gpu_vs_cpu(gl, scene, scene.clips[clip_index], t)
@@ -123,8 +143,11 @@ def test_eight_influences_and_300_joints(gl, tmp_path):
     b.add_node(name="skinned", mesh=mesh, skin=0, translation=[50.0, 50.0, 50.0], scale=[9.0, 9.0, 9.0])
     for j in range(joints_n):
         angle = rng.uniform(-0.5, 0.5)
-        b.add_node(name=f"j{j}", translation=rng.uniform(-0.4, 0.4, 3).tolist(),
-                   rotation=[0.0, 0.0, float(np.sin(angle / 2)), float(np.cos(angle / 2))])
+        b.add_node(
+            name=f"j{j}",
+            translation=rng.uniform(-0.4, 0.4, 3).tolist(),
+            rotation=[0.0, 0.0, float(np.sin(angle / 2)), float(np.cos(angle / 2))],
+        )
     b.add_skin(list(range(first_joint, first_joint + joints_n)))
     b.add_scene([0] + list(range(first_joint, first_joint + joints_n)))
     scene = _write(b, tmp_path)
@@ -153,25 +176,25 @@ def test_skinned_normals_light_like_the_same_rigid_transform(gl, tmp_path):
     """One joint turning a quad (weight 1) must look exactly like a node turning it: positions and the
     lighting, which depends on the skinned normals."""
     from tests.render.conftest import FixedCamera, render_plain
-
     from viewer.base import math3d
     from viewer.base.math3d import perspective
 
     quad = np.array([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], np.float32)
     normals = np.tile(np.array([[0, 0, 1]], np.float32), (4, 1))
-    q = math3d.quat_multiply(math3d.quat_from_axis_angle([0, 1, 0], 0.6),
-                             math3d.quat_from_axis_angle([1, 0, 0], -0.9)).tolist()
+    q = math3d.quat_multiply(
+        math3d.quat_from_axis_angle([0, 1, 0], 0.6), math3d.quat_from_axis_angle([1, 0, 0], -0.9)
+    ).tolist()
     move = dict(rotation=q, translation=[0.2, 0.1, -0.3])
-    material = {"pbrMetallicRoughness": {"baseColorFactor": [0.7, 0.6, 0.5, 1], "metallicFactor": 0.2,
-                                         "roughnessFactor": 0.4}}
+    material = {
+        "pbrMetallicRoughness": {"baseColorFactor": [0.7, 0.6, 0.5, 1], "metallicFactor": 0.2, "roughnessFactor": 0.4}
+    }
 
     def build(skinned: bool, folder):
         b = GltfBuilder()
         attrs = {"NORMAL": b.add_accessor(normals, target=34962)}
         if skinned:
             attrs["JOINTS_0"] = b.add_accessor(np.zeros((4, 4), np.uint8), target=34962)
-            attrs["WEIGHTS_0"] = b.add_accessor(np.tile(np.array([[1, 0, 0, 0]], np.float32), (4, 1)),
-                                                target=34962)
+            attrs["WEIGHTS_0"] = b.add_accessor(np.tile(np.array([[1, 0, 0, 0]], np.float32), (4, 1)), target=34962)
         mesh = b.add_mesh(quad, [0, 1, 2, 0, 2, 3], attributes=attrs)
         b.doc["meshes"][mesh]["primitives"][0]["material"] = b.add("materials", material)
         if skinned:

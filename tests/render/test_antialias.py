@@ -1,12 +1,13 @@
 """Anti-aliasing: which kind ``auto`` picks, the FXAA pass itself, and where each path uses it (exports, the
 window, the overlay's text left sharp)."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 from tests.gltf_builder import GltfBuilder
-from tests.render.conftest import gl, render_plain  # noqa: F401  (gl: the EGL fixture)
+from tests.render.conftest import render_plain
 from viewer import export
 from viewer.render.antialias import DENSE_TRIANGLES_PER_PIXEL, PostPass, choose, drawn_triangles
 from viewer.render.renderer import Look, RenderOptions
@@ -15,18 +16,21 @@ from viewer.scene.scene import load
 UNLIT = {"extensions": {"KHR_materials_unlit": {}}, "pbrMetallicRoughness": {"baseColorFactor": [1, 1, 1, 1]}}
 
 
-@pytest.mark.parametrize("aa,samples,triangles,size,expected", [
-    ("auto", 4, 1000, (640, 480), (4, False)),
-    ("auto", 4, 76_800, (640, 480), (4, False)),  # exactly a quarter of the pixels: still MSAA
-    ("auto", 4, 76_801, (640, 480), (0, True)),
-    ("auto", 4, 76_801, (1280, 960), (4, False)),  # the same scene in a bigger frame: MSAA again
-    ("auto", 0, 10**6, (640, 480), (0, False)),  # --samples 0 asks for no anti-aliasing at all
-    ("msaa", 2, 10**6, (640, 480), (2, False)),
-    ("msaa", 0, 10, (640, 480), (0, False)),
-    ("fxaa", 4, 10, (640, 480), (0, True)),
-    ("fxaa", 0, 10, (640, 480), (0, True)),
-    ("off", 4, 10, (640, 480), (0, False)),
-])
+@pytest.mark.parametrize(
+    "aa,samples,triangles,size,expected",
+    [
+        ("auto", 4, 1000, (640, 480), (4, False)),
+        ("auto", 4, 76_800, (640, 480), (4, False)),  # exactly a quarter of the pixels: still MSAA
+        ("auto", 4, 76_801, (640, 480), (0, True)),
+        ("auto", 4, 76_801, (1280, 960), (4, False)),  # the same scene in a bigger frame: MSAA again
+        ("auto", 0, 10**6, (640, 480), (0, False)),  # --samples 0 asks for no anti-aliasing at all
+        ("msaa", 2, 10**6, (640, 480), (2, False)),
+        ("msaa", 0, 10, (640, 480), (0, False)),
+        ("fxaa", 4, 10, (640, 480), (0, True)),
+        ("fxaa", 0, 10, (640, 480), (0, True)),
+        ("off", 4, 10, (640, 480), (0, False)),
+    ],
+)
 def test_choose_follows_the_triangle_density_rule(aa, samples, triangles, size, expected):
     assert DENSE_TRIANGLES_PER_PIXEL == 0.25
     assert choose(aa, samples, triangles, size) == expected
@@ -46,8 +50,14 @@ def test_drawn_triangles_counts_each_shown_node_and_each_mode(tmp_path):
     b.add_node(mesh=loose)  # in no scene: not drawn
     b.add_scene(shown)
     doc = b.doc
-    doc["meshes"].append({"primitives": [dict(doc["meshes"][0]["primitives"][0], mode=5),  # strip of 6 indices: 4
-                                         dict(doc["meshes"][0]["primitives"][0], mode=1)]})  # lines: none
+    doc["meshes"].append(
+        {
+            "primitives": [
+                dict(doc["meshes"][0]["primitives"][0], mode=5),  # strip of 6 indices: 4
+                dict(doc["meshes"][0]["primitives"][0], mode=1),
+            ]
+        }
+    )  # lines: none
     doc["nodes"].append({"mesh": 2})
     doc["scenes"][0]["nodes"].append(4)
     scene = load(b.write_gltf(tmp_path, "t.gltf"))
@@ -112,8 +122,10 @@ def _tilted_triangle(tmp_path):
 
 def test_fxaa_picture_is_nearer_msaa_than_none_is(gl, tmp_path):
     scene = _tilted_triangle(tmp_path)
-    msaa, fxaa, off = (render_plain(gl, scene, size=(96, 96), samples=s, fxaa=f, tonemap="none",
-                                    environment=False).astype(float) for s, f in ((4, False), (0, True), (0, False)))
+    msaa, fxaa, off = (
+        render_plain(gl, scene, size=(96, 96), samples=s, fxaa=f, tonemap="none", environment=False).astype(float)
+        for s, f in ((4, False), (0, True), (0, False))
+    )
     edge = np.abs(msaa - off).max(axis=2) > 0
     assert edge.sum() > 100  # the triangle's three edges
     assert np.abs(fxaa - msaa)[edge].mean() < 0.75 * np.abs(off - msaa)[edge].mean()
@@ -156,8 +168,8 @@ def test_offscreen_auto_uses_fxaa_on_a_dense_scene_and_msaa_otherwise(gl, tmp_pa
 
 
 def test_overlay_text_is_not_smoothed(gl):
-    from viewer.export.overlay import OverlayLook, OverlayOffscreen
     from viewer.base.resources import asset_path
+    from viewer.export.overlay import OverlayLook, OverlayOffscreen
 
     scene = load(asset_path("interpolation.gltf"))
     pictures = {}
@@ -172,10 +184,10 @@ def test_overlay_text_is_not_smoothed(gl):
     top = 540 - (y + h)
     # the timeline bar under the view (text, buttons, ticks) is drawn after the pass; its top row only is
     # translucent, over the view's last row that the pass smoothed
-    bar = pictures["off"][540 - y + 1:]
+    bar = pictures["off"][540 - y + 1 :]
     assert bar.std() > 10
-    assert np.array_equal(pictures["fxaa"][540 - y + 1:], bar)
-    view_off, view_fxaa = (p[top:540 - y, x:x + w].astype(int) for p in (pictures["off"], pictures["fxaa"]))
+    assert np.array_equal(pictures["fxaa"][540 - y + 1 :], bar)
+    view_off, view_fxaa = (p[top : 540 - y, x : x + w].astype(int) for p in (pictures["off"], pictures["fxaa"]))
     assert np.abs(view_off - view_fxaa).max() > 30  # the 3D view's edges did change
 
 

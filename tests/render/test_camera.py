@@ -1,19 +1,20 @@
 """Cameras (``viewer.render.camera``): fitting bounds, orbit / pan / zoom, glTF cameras. No GL needed."""
+
 from __future__ import annotations
 
 import math
 
 import numpy as np
 import pytest
-from tests.conftest import khronos_model
-from tests.gltf_builder import GltfBuilder
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import khronos_model
+from tests.gltf_builder import GltfBuilder
 from viewer.base import math3d
+from viewer.base.math3d import perspective
 from viewer.pose.bounds import clip_bounds
 from viewer.pose.pose import Pose
-from viewer.base.math3d import perspective
 from viewer.render.camera import OrbitCamera, gltf_camera, orthographic
 from viewer.scene.scene import load
 
@@ -28,15 +29,20 @@ def corners(lo, hi) -> np.ndarray:
 
 
 @settings(max_examples=60, deadline=None)
-@given(size=st.tuples(*[st.floats(0.01, 100.0)] * 3), center=st.tuples(*[st.floats(-50.0, 50.0)] * 3),
-       yaw=st.floats(-math.pi, math.pi), pitch=st.floats(-1.4, 1.4), aspect=st.floats(0.3, 3.0))
+@given(
+    size=st.tuples(*[st.floats(0.01, 100.0)] * 3),
+    center=st.tuples(*[st.floats(-50.0, 50.0)] * 3),
+    yaw=st.floats(-math.pi, math.pi),
+    pitch=st.floats(-1.4, 1.4),
+    aspect=st.floats(0.3, 3.0),
+)
 def test_fit_keeps_every_corner_in_view_and_one_near_the_edge(size, center, yaw, pitch, aspect):
     lo, hi = np.array(center) - np.array(size) / 2, np.array(center) + np.array(size) / 2
     cam = OrbitCamera(yaw=yaw, pitch=pitch).fit(lo, hi, aspect)
     p = ndc(corners(lo, hi), cam.view(), cam.projection(aspect))
-    assert (np.abs(p[:, :2]) <= 1.0 / 1.1 + 1e-6).all()           # inside, with the fit margin
-    assert np.abs(p[:, :2]).max() > 0.85 / 1.1                     # and not needlessly far away
-    assert (np.abs(p[:, 2]) < 1.0).all()                           # between near and far
+    assert (np.abs(p[:, :2]) <= 1.0 / 1.1 + 1e-6).all()  # inside, with the fit margin
+    assert np.abs(p[:, :2]).max() > 0.85 / 1.1  # and not needlessly far away
+    assert (np.abs(p[:, 2]) < 1.0).all()  # between near and far
     np.testing.assert_allclose(cam.target, (lo + hi) / 2)
 
 

@@ -2,6 +2,7 @@
 ``reference``: welding by ``np.unique(axis=0)``, two sorted edge lists, float64 volumes by ``np.cross``) on
 every shared model's primitives and on generated closed, open, inconsistently wound, inward, degenerate,
 flat, far-away, non-finite and morphed meshes."""
+
 from __future__ import annotations
 
 import sys
@@ -103,15 +104,15 @@ def test_closed_tori_welded_and_not():
 
 def test_open_inward_and_inconsistent():
     p, t = torus()
-    same(p, t[:-3], expected=False)                               # a hole
+    same(p, t[:-3], expected=False)  # a hole
     same(p, t.reshape(-1, 3)[:, ::-1].reshape(-1), expected=False)  # inside out
     flipped = t.copy().reshape(-1, 3)
     flipped[5] = flipped[5, ::-1]
-    same(p, flipped.reshape(-1), expected=False)                  # one triangle wound the other way
-    same(p, np.concatenate([t, t]), expected=False)               # every directed edge twice
-    same(p, np.concatenate([t, t[:3]]), expected=False)           # one triangle twice
+    same(p, flipped.reshape(-1), expected=False)  # one triangle wound the other way
+    same(p, np.concatenate([t, t]), expected=False)  # every directed edge twice
+    same(p, np.concatenate([t, t[:3]]), expected=False)  # one triangle twice
     same(p, np.concatenate([t, t.reshape(-1, 3)[:1, ::-1].reshape(-1)]), expected=False)  # a fin on one edge
-    same(p, t[:-1])                                               # not whole triangles
+    same(p, t[:-1])  # not whole triangles
     same(p, t[:0], expected=False)
 
 
@@ -137,7 +138,7 @@ def test_signed_zero_nan_and_inf_positions():
     p, t = torus()
     z = p.copy()
     z[p == 0.0] = -0.0  # -0 welds with +0
-    same(np.concatenate([p, z]), np.concatenate([t[: len(t) // 2], t[len(t) // 2:] + len(p)]), expected=True)
+    same(np.concatenate([p, z]), np.concatenate([t[: len(t) // 2], t[len(t) // 2 :] + len(p)]), expected=True)
     for bad in (np.nan, np.inf, -np.inf):
         q = p.copy()
         q[3, 1] = bad

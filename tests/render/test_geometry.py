@@ -1,5 +1,6 @@
 """CPU-side primitive preparation (``viewer.render.geometry``) and the shader preprocessor: no GL needed,
 except for the morph delta textures and ``morph.glsl`` (the ``ctx`` fixture skips where no context can be made)."""
+
 from __future__ import annotations
 
 import moderngl
@@ -51,8 +52,12 @@ def test_triangles_without_normals_are_flat_and_upload_none():
     p = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0.5]], np.float32)
     tan = np.tile(np.float32([1, 0, 0, 1]), (4, 1))
     uv = np.zeros((4, 2), np.float32)
-    indexed = geometry.prepare(Primitive({"POSITION": p, "TANGENT": tan, "TEXCOORD_0": uv},
-                                         np.array([0, 1, 2, 2, 1, 3], np.uint16), 4, None, ()), tangent_uv_set=0)
+    indexed = geometry.prepare(
+        Primitive(
+            {"POSITION": p, "TANGENT": tan, "TEXCOORD_0": uv}, np.array([0, 1, 2, 2, 1, 3], np.uint16), 4, None, ()
+        ),
+        tangent_uv_set=0,
+    )
     assert indexed.flat and indexed.source_vertex is None and indexed.vertex_count == 4
     assert set(indexed.attributes) == {"in_position", "in_uv0"}
     assert indexed.indices.tolist() == [0, 1, 2, 2, 1, 3]
@@ -68,24 +73,35 @@ def test_triangles_without_normals_are_flat_and_upload_none():
 
 def test_prepare_uploads_both_uv_sets_and_colors():
     n = 3
-    attrs = {"POSITION": np.zeros((n, 3), np.float32), "TEXCOORD_0": np.zeros((n, 2), np.float32),
-             "TEXCOORD_1": np.ones((n, 2), np.float32), "COLOR_0": np.full((n, 3), 0.5, np.float32),
-             "JOINTS_0": np.ones((n, 4), np.uint16), "WEIGHTS_0": np.full((n, 4), 0.25, np.float32)}
+    attrs = {
+        "POSITION": np.zeros((n, 3), np.float32),
+        "TEXCOORD_0": np.zeros((n, 2), np.float32),
+        "TEXCOORD_1": np.ones((n, 2), np.float32),
+        "COLOR_0": np.full((n, 3), 0.5, np.float32),
+        "JOINTS_0": np.ones((n, 4), np.uint16),
+        "WEIGHTS_0": np.full((n, 4), 0.25, np.float32),
+    }
     data = geometry.prepare(Primitive(attrs, None, 4, None, ()))  # no material: the UVs still go up
     assert (data.attributes["in_uv0"] == 0).all() and (data.attributes["in_uv1"] == 1).all()
     assert "in_uv" not in data.attributes
     assert data.attributes["in_color"].shape == (n, 4) and (data.attributes["in_color"][:, 3] == 1).all()
     assert data.attributes["in_joints0"].dtype == np.float32 and "in_joints1" not in data.attributes
-    only_one = geometry.prepare(Primitive({"POSITION": attrs["POSITION"], "TEXCOORD_1": attrs["TEXCOORD_1"]},
-                                          None, 4, None, ()))
+    only_one = geometry.prepare(
+        Primitive({"POSITION": attrs["POSITION"], "TEXCOORD_1": attrs["TEXCOORD_1"]}, None, 4, None, ())
+    )
     assert "in_uv1" in only_one.attributes and "in_uv0" not in only_one.attributes
 
 
 def quad_with_normals(**extra):
     p = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], np.float32)
     uv = np.array([[0, 1], [1, 1], [1, 0], [0, 0]], np.float32)  # upright texture: v runs down
-    attrs = {"POSITION": p, "NORMAL": np.tile(np.float32([0, 0, 1]), (4, 1)), "TEXCOORD_0": uv,
-             "TEXCOORD_1": uv[:, ::-1].copy(), **extra}
+    attrs = {
+        "POSITION": p,
+        "NORMAL": np.tile(np.float32([0, 0, 1]), (4, 1)),
+        "TEXCOORD_0": uv,
+        "TEXCOORD_1": uv[:, ::-1].copy(),
+        **extra,
+    }
     return Primitive(attrs, np.array([0, 1, 2, 0, 2, 3], np.uint8), 4, None, ())
 
 
@@ -107,8 +123,11 @@ def test_file_tangents_win_generated_ones_only_when_asked():
 def test_strips_and_fans_get_tangents(mode):
     p = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]], np.float32)
     order = [0, 1, 2, 3] if mode == geometry.TRIANGLE_STRIP else [0, 1, 3, 2]
-    attrs = {"POSITION": p[order], "NORMAL": np.tile(np.float32([0, 0, 1]), (4, 1)),
-             "TEXCOORD_0": (p[order, :2] * [1, -1]).astype(np.float32)}
+    attrs = {
+        "POSITION": p[order],
+        "NORMAL": np.tile(np.float32([0, 0, 1]), (4, 1)),
+        "TEXCOORD_0": (p[order, :2] * [1, -1]).astype(np.float32),
+    }
     data = geometry.prepare(Primitive(attrs, None, mode, None, ()), tangent_uv_set=0)
     assert data.source_vertex is None and len(data.indices) == 6
     np.testing.assert_allclose(data.attributes["in_tangent"], np.tile([1, 0, 0, 1], (4, 1)), atol=1e-6)
@@ -119,9 +138,15 @@ def mirrored_strip_primitive(targets=()):
     p = np.array([[0, 0, 0], [1, 0, 0], [2, 0, 0], [0, 1, 0], [1, 1, 0], [2, 1, 0]], np.float32)
     uv = np.stack([1 - np.abs(p[:, 0] - 1), 1 - p[:, 1]], axis=1).astype(np.float32)
     idx = np.array([0, 1, 4, 0, 4, 3, 1, 2, 5, 1, 5, 4, 3], np.uint16)  # and a partial triangle, never drawn
-    attrs = {"POSITION": p, "NORMAL": np.tile(np.float32([0, 0, 1]), (6, 1)), "TEXCOORD_0": uv,
-             "TEXCOORD_1": uv + 1, "COLOR_0": np.arange(24, dtype=np.float32).reshape(6, 4),
-             "JOINTS_0": np.arange(24, dtype=np.uint16).reshape(6, 4), "WEIGHTS_0": np.full((6, 4), 0.25, np.float32)}
+    attrs = {
+        "POSITION": p,
+        "NORMAL": np.tile(np.float32([0, 0, 1]), (6, 1)),
+        "TEXCOORD_0": uv,
+        "TEXCOORD_1": uv + 1,
+        "COLOR_0": np.arange(24, dtype=np.float32).reshape(6, 4),
+        "JOINTS_0": np.arange(24, dtype=np.uint16).reshape(6, 4),
+        "WEIGHTS_0": np.full((6, 4), 0.25, np.float32),
+    }
     return Primitive(attrs, idx, 4, None, targets)
 
 
@@ -130,8 +155,15 @@ def test_split_vertices_carry_every_attribute():
     data = geometry.prepare(prim, tangent_uv_set=0)
     src = data.source_vertex
     assert src.dtype == np.int64 and src.tolist() == [0, 1, 2, 3, 4, 5, 1, 4] and data.vertex_count == 8
-    names = {"POSITION": "in_position", "NORMAL": "in_normal", "TEXCOORD_0": "in_uv0", "TEXCOORD_1": "in_uv1",
-             "COLOR_0": "in_color", "JOINTS_0": "in_joints0", "WEIGHTS_0": "in_weights0"}
+    names = {
+        "POSITION": "in_position",
+        "NORMAL": "in_normal",
+        "TEXCOORD_0": "in_uv0",
+        "TEXCOORD_1": "in_uv1",
+        "COLOR_0": "in_color",
+        "JOINTS_0": "in_joints0",
+        "WEIGHTS_0": "in_weights0",
+    }
     for semantic, name in names.items():
         assert len(data.attributes[name]) == 8
         np.testing.assert_array_equal(data.attributes[name], np.asarray(prim.attributes[semantic], np.float32)[src])
@@ -170,8 +202,11 @@ def test_morph_textures_hold_the_gpu_vertices(ctx):
     src = geometry.prepare(prim, tangent_uv_set=0).source_vertex
     morph = MorphTargets(ctx, prim, src)
     try:
-        assert morph.vertex_count == 8 and morph.defines() == {"MORPH_TARGETS": "2", "MORPH_NORMALS": "",
-                                                               "MORPH_TANGENTS": ""}
+        assert morph.vertex_count == 8 and morph.defines() == {
+            "MORPH_TARGETS": "2",
+            "MORPH_NORMALS": "",
+            "MORPH_TANGENTS": "",
+        }
         texels = np.frombuffer(morph.tangents.read(), np.float32).reshape(-1, 4)[:16, :3]
         np.testing.assert_array_equal(texels, np.concatenate([tan[src], np.zeros((8, 3))]))
         normals = np.frombuffer(morph.normals.read(), np.float32).reshape(-1, 4)[:8, :3]
@@ -193,9 +228,15 @@ def test_apply_morph_moves_tangents(ctx):
     src = geometry.prepare(prim, tangent_uv_set=0).source_vertex
     morph = MorphTargets(ctx, prim, src)
     body = read_source("morph.glsl")
-    vert = "\n".join(["#version 330 core", *(f"#define {k} {v}" for k, v in morph.defines().items()), body,
-                      "out vec3 p; out vec3 n; out vec3 t;",
-                      "void main() { p = vec3(0); n = vec3(0); t = vec3(0); apply_morph(gl_VertexID, p, n, t); }"])
+    vert = "\n".join(
+        [
+            "#version 330 core",
+            *(f"#define {k} {v}" for k, v in morph.defines().items()),
+            body,
+            "out vec3 p; out vec3 n; out vec3 t;",
+            "void main() { p = vec3(0); n = vec3(0); t = vec3(0); apply_morph(gl_VertexID, p, n, t); }",
+        ]
+    )
     prog = ctx.program(vertex_shader=vert, varyings=["p", "n", "t"])
     out = ctx.buffer(reserve=8 * 9 * 4)
     vao = ctx.vertex_array(prog, [])
@@ -244,20 +285,20 @@ def cube(inward: bool = False, split: bool = False):
 def test_closed_outward_surfaces():
     p, t = cube()
     assert closed.closed_outward(p, t)
-    assert closed.closed_outward(*cube(split=True))              # welded by position
-    assert not closed.closed_outward(*cube(inward=True))         # inside out
-    assert not closed.closed_outward(p, t[:-3])                  # a hole
+    assert closed.closed_outward(*cube(split=True))  # welded by position
+    assert not closed.closed_outward(*cube(inward=True))  # inside out
+    assert not closed.closed_outward(p, t[:-3])  # a hole
     flipped = t.copy().reshape(-1, 3)
     flipped[0] = flipped[0, ::-1]
-    assert not closed.closed_outward(p, flipped.reshape(-1))     # one triangle wound the other way
+    assert not closed.closed_outward(p, flipped.reshape(-1))  # one triangle wound the other way
     moving = np.zeros((1, len(p), 3))
     assert closed.closed_outward(p, t, moving)
     ps, ts = cube(split=True)
     crack = np.zeros((1, len(ps), 3))
-    crack[0, 0] = 0.1                                              # one copy of a corner moves alone
+    crack[0, 0] = 0.1  # one copy of a corner moves alone
     assert not closed.closed_outward(ps, ts, crack)
     flip = np.zeros((1, len(p), 3))
-    flip[0, :, 0] = -2 * p[:, 0]                                   # the target mirrors the cube: inside out
+    flip[0, :, 0] = -2 * p[:, 0]  # the target mirrors the cube: inside out
     assert not closed.closed_outward(p, t, flip)
 
 
@@ -265,9 +306,14 @@ def test_closed_outward_with_split_vertices():
     p, t = cube()
     uv = np.stack([p[:, 0] + p[:, 2], p[:, 1]], axis=1)  # opposite faces mirror each other: corners split
     target = np.zeros((len(p), 3), np.float32)
-    target[:, 2] = p[:, 2]                               # stretch along z: welded copies move together
-    prim = Primitive({"POSITION": p.astype(np.float32), "NORMAL": (p - 0.5).astype(np.float32),
-                      "TEXCOORD_0": uv.astype(np.float32)}, t.astype(np.uint32), 4, None, ({"POSITION": target},))
+    target[:, 2] = p[:, 2]  # stretch along z: welded copies move together
+    prim = Primitive(
+        {"POSITION": p.astype(np.float32), "NORMAL": (p - 0.5).astype(np.float32), "TEXCOORD_0": uv.astype(np.float32)},
+        t.astype(np.uint32),
+        4,
+        None,
+        ({"POSITION": target},),
+    )
     data = geometry.prepare(prim, tangent_uv_set=0)
     assert data.source_vertex is not None and data.vertex_count > len(p)
     pos, idx = data.attributes["in_position"], data.indices

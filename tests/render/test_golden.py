@@ -8,12 +8,13 @@ rounding at edges, none for a wrong pose, colour or camera).
 Every baseline was looked at when it was made: the model centred and whole, lit, textured where it
 has a texture (Fox's fur, MorphStressTest's swatches, InterpolationTest's labels), the pose of the time.
 """
+
 from __future__ import annotations
 
 import pytest
-from tests.conftest import khronos_model
-from tests.render.conftest import assert_matches_golden, gl, gl_error  # noqa: F401  (gl: the EGL fixture)
 
+from tests.conftest import khronos_model
+from tests.render.conftest import assert_matches_golden, gl_error
 from viewer import export
 from viewer.scene.scene import load
 

@@ -9,12 +9,13 @@ visor and metal trim, the metal/rough grid blurring to the right and turning mir
 mirrored normal maps lit like the geometry, the alpha modes' cut-offs, the emissive strengths rising, and
 every TextureTransformTest tile showing its check mark where the test says it should.
 """
+
 from __future__ import annotations
 
 import pytest
-from tests.conftest import pbr_model
-from tests.render.conftest import assert_matches_golden, gl, gl_error  # noqa: F401  (gl: the EGL fixture)
 
+from tests.conftest import pbr_model
+from tests.render.conftest import assert_matches_golden, gl_error
 from viewer import export
 from viewer.render.renderer import Look, RenderOptions
 from viewer.scene.scene import load
@@ -24,8 +25,12 @@ SIZE = (320, 240)
 CASES = [
     # name, model, look, camera yaw / pitch (None: the default view)
     ("pbr_damagedhelmet", "DamagedHelmet", Look(), (None, None)),
-    ("pbr_damagedhelmet_background_aces", "DamagedHelmet", Look(env_background=True, tonemap="aces", exposure=0.5),
-     (None, None)),
+    (
+        "pbr_damagedhelmet_background_aces",
+        "DamagedHelmet",
+        Look(env_background=True, tonemap="aces", exposure=0.5),
+        (None, None),
+    ),
     ("pbr_metalroughspheres", "MetalRoughSpheresNoTextures", Look(), (0.0, 0.0)),
     ("pbr_normaltangentmirror", "NormalTangentMirrorTest", Look(), (0.0, 0.0)),
     ("pbr_alphablendmode", "AlphaBlendModeTest", Look(), (0.0, 10.0)),

@@ -4,23 +4,24 @@ inf / NaN on the GPU. A node the GPU cannot place is left out; everything else d
 Each test builds its file with ``GltfBuilder``; numpy's RuntimeWarnings are errors inside ``strict()``,
 so an overflow reaching a cast counts as a failure too (the core's GltfWarnings about such nodes do not).
 """
+
 from __future__ import annotations
 
 import io
 import math
 import struct
-import zlib
 import warnings
+import zlib
 from contextlib import contextmanager
 
 import numpy as np
 import pytest
-from tests.gltf_builder import GltfBuilder
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
-from tests.render.conftest import gl, gl_error, render_plain  # noqa: F401  (gl: the EGL fixture)
 
+from tests.gltf_builder import GltfBuilder
+from tests.render.conftest import gl_error, render_plain
 from viewer.base.errors import GltfError, GltfWarning
 from viewer.pose.pose import Pose
 from viewer.render.camera import GltfCamera, OrbitCamera
@@ -64,6 +65,7 @@ def drawable(matrix) -> bool:
 
 # -- 1. one morph target ------------------------------------------------------------------------------
 
+
 def test_a_single_morph_target_draws_and_follows_its_weight(gl, tmp_path):
     """With one target the compiler folds k · u_morph_vertex_count to 0 and drops the uniform."""
     b = GltfBuilder()
@@ -81,9 +83,16 @@ def test_a_single_morph_target_draws_and_follows_its_weight(gl, tmp_path):
 # -- 2. any bounds ------------------------------------------------------------------------------------
 
 EXTREME_BOUNDS = [
-    ([0, 0, 0], [0, 0, 0]), ([1e20, 0, 0], [1e20, 0, 0]), ([0, 0, 0], [1e-30] * 3), ([-1.7e308] * 3, [1.7e308] * 3),
-    ([-1e200, 0, 0], [1e200, 1, 1]), ([-math.inf, 0, 0], [1, 1, 1]), ([0, 0, 0], [math.inf] * 3),
-    ([math.nan] * 3, [1, 1, 1]), ([1, 1, 1], [-1, -1, -1]), ([1e26, -5, 1e26], [1e26, 5, 1e26]),
+    ([0, 0, 0], [0, 0, 0]),
+    ([1e20, 0, 0], [1e20, 0, 0]),
+    ([0, 0, 0], [1e-30] * 3),
+    ([-1.7e308] * 3, [1.7e308] * 3),
+    ([-1e200, 0, 0], [1e200, 1, 1]),
+    ([-math.inf, 0, 0], [1, 1, 1]),
+    ([0, 0, 0], [math.inf] * 3),
+    ([math.nan] * 3, [1, 1, 1]),
+    ([1, 1, 1], [-1, -1, -1]),
+    ([1e26, -5, 1e26], [1e26, 5, 1e26]),
 ]
 
 
@@ -115,8 +124,15 @@ def test_nice_spacing_is_always_positive_and_finite(length):
     assert math.isfinite(step) and step > 0
 
 
-@pytest.mark.parametrize("bad", [dict(translation=[1e20, 0, 0]), dict(scale=[1e200] * 3),
-                                 dict(translation=[1e39, 0, 0]), dict(scale=[0.0, 0.0, 0.0])])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(translation=[1e20, 0, 0]),
+        dict(scale=[1e200] * 3),
+        dict(translation=[1e39, 0, 0]),
+        dict(scale=[0.0, 0.0, 0.0]),
+    ],
+)
 def test_offscreen_auto_camera_renders_extreme_scenes(gl, tmp_path, bad):
     from viewer.export import Offscreen, View
 
@@ -134,9 +150,17 @@ def test_offscreen_auto_camera_renders_extreme_scenes(gl, tmp_path, bad):
 
 # -- 3. matrices the GPU cannot take ----------------------------------------------------------------
 
-@pytest.mark.parametrize("bad", [dict(scale=[1e200] * 3), dict(translation=[1e39, 0, 0]),
-                                 dict(scale=[0.0, 0.0, 0.0]), dict(scale=[0.0, 1.0, 1.0]),
-                                 dict(children=[2], scale=[1e200] * 3)])
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(scale=[1e200] * 3),
+        dict(translation=[1e39, 0, 0]),
+        dict(scale=[0.0, 0.0, 0.0]),
+        dict(scale=[0.0, 1.0, 1.0]),
+        dict(children=[2], scale=[1e200] * 3),
+    ],
+)
 def test_a_node_the_gpu_cannot_place_is_left_out_and_the_rest_draws(gl, tmp_path, bad):
     b = with_left_triangle(**bad)
     if "children" in bad:
@@ -170,8 +194,9 @@ def skinned_file(ibm_value=None, joint_translation=(0.0, 0.0, 0.0)) -> GltfBuild
     return b
 
 
-@pytest.mark.parametrize("bad", [dict(ibm_value=np.nan), dict(ibm_value=np.inf),
-                                 dict(joint_translation=(1e300, 0.0, 0.0))])
+@pytest.mark.parametrize(
+    "bad", [dict(ibm_value=np.nan), dict(ibm_value=np.inf), dict(joint_translation=(1e300, 0.0, 0.0))]
+)
 def test_a_skin_with_bad_joint_matrices_is_left_out_without_poisoning_the_others(gl, tmp_path, bad):
     from viewer.render.renderer import Renderer
 
@@ -192,6 +217,7 @@ def test_a_skin_with_bad_joint_matrices_is_left_out_without_poisoning_the_others
 
 
 # -- 4. other hostile-but-valid content --------------------------------------------------------------
+
 
 def test_triangle_indices_not_a_multiple_of_three_draw_the_whole_triangles(gl, tmp_path):
     b = GltfBuilder()
@@ -225,8 +251,16 @@ CAMERAS = [
 
 
 @pytest.mark.parametrize("camera", CAMERAS, ids=[c.name for c in CAMERAS])
-@pytest.mark.parametrize("node", [dict(translation=[0, 0, 3]), dict(scale=[0, 0, 0]), dict(scale=[1e200] * 3),
-                                  dict(translation=[1e300, 0, 0]), dict(matrix=[0.0] * 16)])
+@pytest.mark.parametrize(
+    "node",
+    [
+        dict(translation=[0, 0, 3]),
+        dict(scale=[0, 0, 0]),
+        dict(scale=[1e200] * 3),
+        dict(translation=[1e300, 0, 0]),
+        dict(matrix=[0.0] * 16),
+    ],
+)
 def test_gltf_cameras_with_extreme_numbers_give_float32_matrices(tmp_path, camera, node):
     b = with_left_triangle()
     b.add_node(camera=0, **node)
@@ -246,7 +280,8 @@ def test_an_image_wider_than_the_gpu_allows_is_scaled_down_with_a_warning(gl, tm
     uv = b.add_accessor(np.full((3, 2), 0.5, np.float32), target=34962)
     mesh = b.add_mesh(TRI * 0.8, [0, 1, 2], attributes={"TEXCOORD_0": uv})
     b.doc["meshes"][mesh]["primitives"][0]["material"] = b.add(
-        "materials", {"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}})
+        "materials", {"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}
+    )
     b.add("textures", {"source": b.add_image(data.getvalue())})
     b.add_node(mesh=mesh)
     scene = load_scene(tmp_path, b)
@@ -258,12 +293,14 @@ def test_an_image_wider_than_the_gpu_allows_is_scaled_down_with_a_warning(gl, tm
 
 def _png_header_only(width: int, height: int) -> bytes:
     """A PNG that claims ``width`` × ``height`` pixels in its header: a decompression bomb's first bytes."""
+
     def chunk(kind: bytes, body: bytes) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
 
     header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(
-        b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b"")
+    )
 
 
 @pytest.mark.parametrize("side", [9000, 60000])  # ours refuses the first, Pillow's own guard the second
@@ -308,8 +345,9 @@ def test_trail_samples_beyond_float32_are_cut_out():
     from viewer.compare.views import Trail
 
     points = np.array([[[0, 0, 0]], [[1, 0, 0]], [[np.inf, 0, 0]], [[2, 0, 0]], [[3, 0, 0]]], np.float64)
-    trail = Trail("linear", np.array([0]), np.arange(5.0), points, np.array([0.0, 2.0]),
-                  points[[0, 2]], np.zeros((4, 1), bool))
+    trail = Trail(
+        "linear", np.array([0]), np.arange(5.0), points, np.array([0.0, 2.0]), points[[0, 2]], np.zeros((4, 1), bool)
+    )
     with strict():
         rows, strips, n_keys, n_markers = trail_vertices([trail], "linear", 2.0)
     assert np.isfinite(rows).all()

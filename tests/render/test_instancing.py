@@ -7,6 +7,7 @@ same float32 model matrices; only the normal matrix differs in rounding (float32
 float64 on the CPU), which moves shading by at most a level. A wrong winding on a mirrored instance, a
 lost morph weight or a misplaced instance changes whole faces, far beyond that.
 """
+
 from __future__ import annotations
 
 import math
@@ -14,10 +15,10 @@ import math
 import moderngl
 import numpy as np
 import pytest
-from tests.gltf_builder import GltfBuilder
 from PIL import Image
-from tests.render.conftest import FixedCamera, decode_vertex_ids, gl, gl_error, render_plain  # noqa: F401 (gl: fixture)
 
+from tests.gltf_builder import GltfBuilder
+from tests.render.conftest import FixedCamera, decode_vertex_ids, gl_error, render_plain
 from viewer.base import math3d
 from viewer.pose.pose import Pose
 from viewer.render import instancing
@@ -61,13 +62,19 @@ def instances_file(tmp_path, far_node: bool = False, double_sided: bool = True):
     b = GltfBuilder()
     pos, idx = box()
     solid = b.add_mesh(pos, idx)
-    b.doc["meshes"][solid]["primitives"][0]["material"] = b.add("materials", {
-        "pbrMetallicRoughness": {"baseColorFactor": [0.8, 0.5, 0.3, 1.0], "metallicFactor": 0.1}})
+    b.doc["meshes"][solid]["primitives"][0]["material"] = b.add(
+        "materials", {"pbrMetallicRoughness": {"baseColorFactor": [0.8, 0.5, 0.3, 1.0], "metallicFactor": 0.1}}
+    )
     stretch = np.zeros_like(pos)
     stretch[:, 1] = np.where(pos[:, 1] > 0, 0.5, 0.0)  # the top face moves up by 0.5 at weight 1
     morphed = b.add_mesh(pos, idx, targets=[stretch], weights=[0.6])
-    b.doc["meshes"][morphed]["primitives"][0]["material"] = b.add("materials", {
-        "doubleSided": double_sided, "pbrMetallicRoughness": {"baseColorFactor": [0.3, 0.6, 0.9, 1.0], "roughnessFactor": 0.4}})
+    b.doc["meshes"][morphed]["primitives"][0]["material"] = b.add(
+        "materials",
+        {
+            "doubleSided": double_sided,
+            "pbrMetallicRoughness": {"baseColorFactor": [0.3, 0.6, 0.9, 1.0], "roughnessFactor": 0.4},
+        },
+    )
     nodes = []
     for k in range(12):
         props = dict(mesh=solid, translation=spot(k), rotation=quat([0.3, 1.0, 0.2 * k], 17.0 * k))
@@ -140,8 +147,9 @@ def test_an_undrawable_instance_is_left_out_and_the_rest_draws(gl, tmp_path, mon
     assert sum(run.count for run in runs) == 22  # of the 23 instances, all but the far one
     instanced = render_plain(gl, scene, camera(), SIZE, background=BACKGROUND)
     assert_same_picture(instanced, per_item(monkeypatch, gl, scene))
-    assert_same_picture(instanced, render_plain(gl, instances_file(tmp_path / "near"), camera(), SIZE,
-                                                background=BACKGROUND))
+    assert_same_picture(
+        instanced, render_plain(gl, instances_file(tmp_path / "near"), camera(), SIZE, background=BACKGROUND)
+    )
     assert gl_error(gl) == "GL_NO_ERROR"
 
 
@@ -150,8 +158,12 @@ def many_boxes(tmp_path, count: int):
     pos, idx = box()
     mesh = b.add_mesh(pos, idx)
     side = math.ceil(math.sqrt(count))
-    b.add_scene([b.add_node(mesh=mesh, translation=[float(k % side) - side / 2, float(k // side) - side / 2, 0.0])
-                 for k in range(count)])
+    b.add_scene(
+        [
+            b.add_node(mesh=mesh, translation=[float(k % side) - side / 2, float(k // side) - side / 2, 0.0])
+            for k in range(count)
+        ]
+    )
     return load(b.write_gltf(tmp_path, "many.gltf"))
 
 

@@ -1,5 +1,6 @@
 """KHR_texture_basisu: files that require it load; the fallback image is drawn where the texture names one,
 and where it names only a KTX2 image the texture is left out with one warning at its JSON pointer."""
+
 from __future__ import annotations
 
 import io
@@ -17,9 +18,13 @@ def _quad_file(tmp_path, fallback: bool):
     b = GltfBuilder()
     quad = np.array([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], np.float32)
     uv = np.array([[0, 1], [1, 1], [1, 0], [0, 0]], np.float32)
-    prim = {"attributes": {"POSITION": b.add_accessor(quad, target=34962, min_max=True),
-                           "TEXCOORD_0": b.add_accessor(uv, target=34962)},
-            "indices": b.add_accessor(np.array([0, 1, 2, 0, 2, 3], np.uint16), target=34963)}
+    prim = {
+        "attributes": {
+            "POSITION": b.add_accessor(quad, target=34962, min_max=True),
+            "TEXCOORD_0": b.add_accessor(uv, target=34962),
+        },
+        "indices": b.add_accessor(np.array([0, 1, 2, 0, 2, 3], np.uint16), target=34963),
+    }
     ktx = b.add_image(KTX2_MAGIC + bytes(64), mime_type="image/ktx2")
     texture = {"extensions": {"KHR_texture_basisu": {"source": ktx}}}
     if fallback:
@@ -37,8 +42,25 @@ def _quad_file(tmp_path, fallback: bool):
 
 
 def _render(path, out):
-    assert main(["render", str(path), "-o", str(out), "--size", "64x64", "--no-grid", "--no-axes",
-                 "--yaw", "0", "--pitch", "0"]) == 0
+    assert (
+        main(
+            [
+                "render",
+                str(path),
+                "-o",
+                str(out),
+                "--size",
+                "64x64",
+                "--no-grid",
+                "--no-axes",
+                "--yaw",
+                "0",
+                "--pitch",
+                "0",
+            ]
+        )
+        == 0
+    )
     return np.asarray(Image.open(out).convert("RGB")).astype(int)
 
 

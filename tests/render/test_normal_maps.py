@@ -10,18 +10,18 @@ Measured: the mean absolute difference of linear luminance inside the bump betwe
 its reference in the row (``PAIRS``). Checked three ways: with the file's tangents, with tangents
 generated (TANGENT removed), and with the file's handedness flipped — which must fail, so the measure can.
 """
+
 from __future__ import annotations
 
 import dataclasses
 
 import numpy as np
-import pytest
-from tests.conftest import pbr_model
-from tests.render.conftest import FixedCamera, gl, render_plain, srgb_decode  # noqa: F401  (gl: fixture)
 
+from tests.conftest import pbr_model
+from tests.render.conftest import FixedCamera, render_plain, srgb_decode
 from viewer.pose.bounds import pose_bounds
-from viewer.render.camera import orthographic
 from viewer.pose.pose import Pose
+from viewer.render.camera import orthographic
 from viewer.scene.scene import load
 
 SIZE = (960, 720)
@@ -36,8 +36,12 @@ FLIPPED = 0.1  # … and what a flipped handedness must exceed somewhere
 
 def with_tangents(scene, change):
     """``scene`` with every primitive's attributes passed through ``change`` (a test-only edit)."""
-    meshes = tuple(dataclasses.replace(m, primitives=tuple(
-        dataclasses.replace(p, attributes=change(dict(p.attributes))) for p in m.primitives)) for m in scene.meshes)
+    meshes = tuple(
+        dataclasses.replace(
+            m, primitives=tuple(dataclasses.replace(p, attributes=change(dict(p.attributes))) for p in m.primitives)
+        )
+        for m in scene.meshes
+    )
     copy = dataclasses.replace(scene) if dataclasses.is_dataclass(scene) else scene
     object.__setattr__(copy, "meshes", meshes)
     return copy
@@ -70,7 +74,7 @@ def tile_differences(gl, scene) -> np.ndarray:
         crops = []
         for x0, x1 in cols:
             h, w = y1 - y0, x1 - x0
-            crops.append(luminance[y0 + h // 5: y1 - h // 5, x0 + w // 5: x1 - w // 5])  # the bump
+            crops.append(luminance[y0 + h // 5 : y1 - h // 5, x0 + w // 5 : x1 - w // 5])  # the bump
         size = min(c.shape for c in crops)
         crops = [c[: size[0], : size[1]] for c in crops]
         for k, (reference, mapped) in enumerate(PAIRS):
@@ -84,8 +88,9 @@ def test_file_tangents_shade_like_geometry_on_every_mirrored_tile(gl):
 
 
 def test_generated_tangents_shade_like_geometry_on_every_mirrored_tile(gl):
-    scene = with_tangents(load(pbr_model("NormalTangentMirrorTest")),
-                          lambda a: {k: v for k, v in a.items() if k != "TANGENT"})
+    scene = with_tangents(
+        load(pbr_model("NormalTangentMirrorTest")), lambda a: {k: v for k, v in a.items() if k != "TANGENT"}
+    )
     diff = tile_differences(gl, scene)
     assert diff.max() < MATCH, diff.round(3)
 

@@ -1,15 +1,24 @@
 """Skeleton / bounds lines and picking: the numpy geometry, and the lines drawn on an EGL context."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from viewer.base.resources import asset_path
+from viewer.pose.bounds import pose_bounds
 from viewer.pose.pose import Pose
 from viewer.render.camera import OrbitCamera
-from viewer.render.overlay_lines import (BONE_COLOR, SELECTED_COLOR, OverlayLines, box_edges, pick,
-                                         skeleton_nodes, to_window)
+from viewer.render.overlay_lines import (
+    BONE_COLOR,
+    SELECTED_COLOR,
+    OverlayLines,
+    box_edges,
+    pick,
+    skeleton_nodes,
+    to_window,
+)
 from viewer.render.shaders import ProgramCache
-from viewer.base.resources import asset_path
 from viewer.scene.scene import load
 
 
@@ -63,14 +72,14 @@ def test_lines_draw_over_the_mesh_where_the_joints_project():
     lines = OverlayLines(ctx, programs, scene)
     target = OffscreenTarget(ctx, (200, 200), samples=0)
     pose = Pose(scene)
-    cam = OrbitCamera().fit(*pose.bounds(), 1.0)
+    cam = OrbitCamera().fit(*pose_bounds(pose), 1.0)
     vp = cam.projection(1.0) @ cam.view()
     elbow = scene.nodes.names.index("elbow")
     target.fbo.use()
     target.fbo.clear(0, 0, 0, 1)
     lines.draw(pose, vp, skeleton=True, bounds=False, selected=elbow)
     rgb = target.read(3).astype(int)
-    (x, y), = to_window(pose.world[[elbow], :3, 3], vp, (200, 200))[0]
+    ((x, y),) = to_window(pose.world[[elbow], :3, 3], vp, (200, 200))[0]
     assert np.abs(rgb[int(y), int(x)] - np.array(SELECTED_COLOR[:3]) * 255).max() <= 2
     bone_px = np.abs(rgb - np.array(BONE_COLOR[:3]) * 255).max(axis=2) <= 2
     assert bone_px.sum() > 20

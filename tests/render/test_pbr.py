@@ -5,13 +5,13 @@ its roughness (energy neither lost nor made: the split-sum's multiple-scattering
 scattering loses). Renders without MSAA, tone mapping or exposure, so a pixel's linear value is the
 shader's radiance.
 """
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from tests.render.conftest import sphere_file, uniform_environment
-from tests.render.conftest import GL, front_ortho_camera, gl, render_plain, srgb_decode  # noqa: F401  (gl: fixture)
 
+from tests.render.conftest import GL, front_ortho_camera, render_plain, sphere_file, srgb_decode, uniform_environment
 from viewer.render.environment import Environment
 from viewer.render.shaders import ProgramCache
 
@@ -42,8 +42,16 @@ def render_in(gl, scene, data: dict, **look) -> np.ndarray:
 
 @pytest.mark.parametrize("metallic,roughness", [(0.0, 1.0), (0.0, 0.5), (0.0, 0.05), (1.0, 1.0), (1.0, 0.3)])
 def test_furnace_white_surface_in_white_environment_is_white(gl, tmp_path, metallic, roughness):
-    scene = sphere_file(tmp_path, {"pbrMetallicRoughness": {"baseColorFactor": [1, 1, 1, 1],
-                                                            "metallicFactor": metallic, "roughnessFactor": roughness}})
+    scene = sphere_file(
+        tmp_path,
+        {
+            "pbrMetallicRoughness": {
+                "baseColorFactor": [1, 1, 1, 1],
+                "metallicFactor": metallic,
+                "roughnessFactor": roughness,
+            }
+        },
+    )
     linear = srgb_decode(render_in(gl, scene, uniform_environment()))[disc()]
     assert np.abs(linear - 1.0).max() < 0.02, (linear.min(), linear.max())
 
@@ -60,10 +68,12 @@ def test_furnace_holds_at_half_radiance_and_scales_with_intensity(gl, tmp_path):
 
 def test_a_dark_base_colour_absorbs_but_keeps_its_fresnel_rim(gl, tmp_path):
     """A black dielectric in white light shows only its specular reflection: ~4 % facing, more at grazing."""
-    scene = sphere_file(tmp_path, {"pbrMetallicRoughness": {"baseColorFactor": [0, 0, 0, 1],
-                                                            "metallicFactor": 0.0, "roughnessFactor": 0.2}})
+    scene = sphere_file(
+        tmp_path,
+        {"pbrMetallicRoughness": {"baseColorFactor": [0, 0, 0, 1], "metallicFactor": 0.0, "roughnessFactor": 0.2}},
+    )
     linear = srgb_decode(render_in(gl, scene, uniform_environment()))[..., 1]
-    centre = linear[SIZE[1] // 2 - 2: SIZE[1] // 2 + 2, SIZE[0] // 2 - 2: SIZE[0] // 2 + 2]
+    centre = linear[SIZE[1] // 2 - 2 : SIZE[1] // 2 + 2, SIZE[0] // 2 - 2 : SIZE[0] // 2 + 2]
     assert 0.03 < centre.mean() < 0.07
     rim = linear[disc(inner=0.97) & ~disc(inner=0.9)]
     assert rim.mean() > 2.0 * centre.mean()

@@ -13,13 +13,14 @@ brightest panel's reflection is a few pixels, so MSAA decides its maximum). Alon
 reflections must sharpen and the highlight brighten. Tolerances: 0.002 in gradient (about 5 % of its range)
 and 0.02 in peak, for rounding between neighbours that nearly tie.
 """
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from tests.conftest import pbr_model
-from tests.render.conftest import FixedCamera, gl, render_plain, project, srgb_decode  # noqa: F401  (gl: fixture)
 
+from tests.conftest import pbr_model
+from tests.render.conftest import FixedCamera, project, render_plain, srgb_decode
 from viewer.pose.pose import Pose
 from viewer.render.camera import orthographic
 from viewer.scene.scene import load
@@ -41,8 +42,14 @@ def spheres(scene):
         if material is None:
             continue  # the text labels
         pbr = raw["materials"][material]["pbrMetallicRoughness"]
-        out.append((pose.world[node][:3, 3].copy(), pbr["metallicFactor"], pbr["roughnessFactor"],
-                    pbr["baseColorFactor"][2] < 0.1))
+        out.append(
+            (
+                pose.world[node][:3, 3].copy(),
+                pbr["metallicFactor"],
+                pbr["roughnessFactor"],
+                pbr["baseColorFactor"][2] < 0.1,
+            )
+        )
     return out
 
 
@@ -57,16 +64,19 @@ def measure(gl, scene, group, from_front: bool) -> tuple[np.ndarray, np.ndarray]
         view[:3, :3] = np.diag([-1.0, 1.0, -1.0])  # looking along +Z: the gold set from behind
     view[:3, 3] = -(view[:3, :3] @ (mid + np.array([0.0, 0.0, 0.01 if from_front else -0.01])))
     proj = orthographic(half, half, 1e-4, 1.0)
-    linear = srgb_decode(render_plain(gl, scene, FixedCamera(view, proj), SIZE, samples=4, tonemap="none",
-                                      exposure=EXPOSURE, lights="file")).mean(axis=-1)
+    linear = srgb_decode(
+        render_plain(
+            gl, scene, FixedCamera(view, proj), SIZE, samples=4, tonemap="none", exposure=EXPOSURE, lights="file"
+        )
+    ).mean(axis=-1)
     gy, gx = np.gradient(linear)
     gradient = np.hypot(gx, gy)
-    ys, xs = np.mgrid[0:SIZE[1], 0:SIZE[0]] + 0.5
+    ys, xs = np.mgrid[0 : SIZE[1], 0 : SIZE[0]] + 0.5
     r_px = RADIUS / (2.0 * half) * SIZE[0] * 0.85
     levels = sorted({g[1] for g in group}), sorted({g[2] for g in group})
     blur, peak = np.zeros((7, 7)), np.zeros((7, 7))
     for (_, metallic, roughness, _), (px, py) in zip(group, project(centres, view, proj, SIZE)):
-        inside = (xs - px) ** 2 + (ys - py) ** 2 < r_px ** 2
+        inside = (xs - px) ** 2 + (ys - py) ** 2 < r_px**2
         i, j = levels[0].index(metallic), levels[1].index(roughness)
         blur[i, j], peak[i, j] = np.percentile(gradient[inside], 99), linear[inside].max()
     return blur, peak

@@ -6,26 +6,27 @@ seen), and pixel regions found by projecting the demo's own layout; camera 0's z
 ``export.Offscreen`` with that camera. Every comparison is between two times of the same file, so what is
 claimed is the animation's effect, not an absolute level.
 """
+
 from __future__ import annotations
 
 import math
 
 import numpy as np
 import pytest
-from tests.render.conftest import FixedCamera, assert_matches_golden, gl, gl_error, project, render_plain  # noqa: F401
 
+from tests.render.conftest import FixedCamera, assert_matches_golden, gl_error, project, render_plain  # noqa: F401
 from viewer import export
-from viewer.demo import pointers as demo
 from viewer.base.math3d import look_at
+from viewer.base.resources import REPO_ROOT
+from viewer.demo import pointers as demo
 from viewer.render.camera import orthographic
 from viewer.render.renderer import RenderOptions
-from viewer.base.resources import REPO_ROOT
 from viewer.scene.scene import load
 
 SIZE, XMAG = (396, 120), 3.3
-PIXELS_PER_UNIT = SIZE[0] / (2.0 * XMAG)   # 60
+PIXELS_PER_UNIT = SIZE[0] / (2.0 * XMAG)  # 60
 ELEVATION = math.radians(30.0)
-UP = np.array([0.0, math.cos(ELEVATION), -math.sin(ELEVATION)])   # the picture's up, in the world
+UP = np.array([0.0, math.cos(ELEVATION), -math.sin(ELEVATION)])  # the picture's up, in the world
 CENTRE = np.array([0.0, 0.2, 0.0])
 BACK = np.array([0.0, math.sin(ELEVATION), math.cos(ELEVATION)])  # toward the camera
 VIEW = look_at(CENTRE + 10.0 * BACK, CENTRE, UP)
@@ -59,20 +60,20 @@ def floor(x0: float, x1: float, z0: float, z1: float) -> tuple[slice, slice]:
     return region((x0, 0.0, z0), (x1, 0.0, z1))
 
 
-BARE_FLOOR = floor(-3.0, -1.8, 0.6, 1.1)   # in front of the red sphere, where the spot never reaches
+BARE_FLOOR = floor(-3.0, -1.8, 0.6, 1.1)  # in front of the red sphere, where the spot never reaches
 
 
 def test_base_colour_runs_from_red_to_blue(gl, scene):
     box = around((demo.slot_x(0), demo.RADIUS, 0.0), 0.25)
     red, blue = (shot(gl, scene, t)[box].reshape(-1, 3).mean(axis=0) for t in (0.0, 2.0))
-    assert red[0] > 3.0 * red[2] and red[0] > 100      # measured (182, 34, 23)
-    assert blue[2] > 3.0 * blue[0] and blue[2] > 100   # measured (24, 56, 185)
+    assert red[0] > 3.0 * red[2] and red[0] > 100  # measured (182, 34, 23)
+    assert blue[2] > 3.0 * blue[0] and blue[2] > 100  # measured (24, 56, 185)
 
 
 def test_emissive_strength_peaks_at_the_pulse(gl, scene):
     box = around((demo.slot_x(1), demo.RADIUS, 0.0), 0.25)
     dim, peak = (shot(gl, scene, t)[box].mean() for t in (0.0, 2.0))
-    assert peak > dim + 60          # measured 49 → 156 mean level
+    assert peak > dim + 60  # measured 49 → 156 mean level
 
 
 def test_emissive_pulse_is_cubic_between_keys(scene):
@@ -88,13 +89,13 @@ def test_emissive_pulse_is_cubic_between_keys(scene):
 def test_checker_scrolls_left_by_the_texture_offset(gl, scene):
     rows, cols = region((-0.45, 0.1, 0.02), (0.45, 1.1, 0.02))
     a, b = (shot(gl, scene, t)[rows, cols] for t in (0.0, 0.3))
-    width = PIXELS_PER_UNIT * demo.CARD[0]          # card pixels across
-    expected = -0.3 / demo.DURATION * width         # offset u grows by t / 4: the picture moves left
+    width = PIXELS_PER_UNIT * demo.CARD[0]  # card pixels across
+    expected = -0.3 / demo.DURATION * width  # offset u grows by t / 4: the picture moves left
     errors = {s: np.abs(np.roll(a, s, axis=1)[:, 8:-8] - b[:, 8:-8]).mean() for s in range(-15, 16)}
     best = min(errors, key=errors.get)
-    assert abs(best - expected) <= 1.0              # measured best shift −5 for an expected −4.5
-    assert errors[best] < 0.2 * errors[0]           # measured 3.9 against 48.1 unshifted
-    assert abs(a.mean() - b.mean()) < 3.0           # the same cells, moved: mean level 68.3 against 68.1
+    assert abs(best - expected) <= 1.0  # measured best shift −5 for an expected −4.5
+    assert errors[best] < 0.2 * errors[0]  # measured 3.9 against 48.1 unshifted
+    assert abs(a.mean() - b.mean()) < 3.0  # the same cells, moved: mean level 68.3 against 68.1
 
 
 def test_spot_pool_grows_as_the_cone_opens(gl, scene):
@@ -105,7 +106,7 @@ def test_spot_pool_grows_as_the_cone_opens(gl, scene):
     for t in (0.0, 2.0):
         rgb = shot(gl, scene, t)
         areas.append(int((rgb[pool].mean(axis=-1) > rgb[bare].mean() + 15).sum()))
-    assert areas[0] > 0 and areas[1] > 6 * areas[0]   # measured 116 → 1876 pixels
+    assert areas[0] > 0 and areas[1] > 6 * areas[0]  # measured 116 → 1876 pixels
 
 
 def test_hidden_box_shows_the_floor_and_its_child_the_background(gl, scene):
@@ -117,18 +118,19 @@ def test_hidden_box_shows_the_floor_and_its_child_the_background(gl, scene):
         green = rgb[box].mean(axis=(0, 1))
         yellow = rgb[child].mean(axis=(0, 1))
         if shown:
-            assert green[1] > 2.0 * max(green[0], green[2]), t           # measured (18, 140, 64)
-            assert min(yellow[:2]) > 3.0 * yellow[2] > 0.0, t             # measured (198, 182, 41)
+            assert green[1] > 2.0 * max(green[0], green[2]), t  # measured (18, 140, 64)
+            assert min(yellow[:2]) > 3.0 * yellow[2] > 0.0, t  # measured (198, 182, 41)
         else:
             bare = rgb[BARE_FLOOR].mean(axis=(0, 1))
-            assert np.abs(green - bare).max() < 4.0, t     # the floor: measured (142, 142, 145) for both
-            assert yellow.max() < 1.0, t                   # the black background
+            assert np.abs(green - bare).max() < 4.0, t  # the floor: measured (142, 142, 145) for both
+            assert yellow.max() < 1.0, t  # the black background
 
 
 def camera_zero(gl, scene, t: float) -> np.ndarray:
     options = RenderOptions(background=(0.0, 0.0, 0.0), grid=False, axes=False)
-    off = export.Offscreen(scene, scene.clips[0], export.View(size=(640, 480), camera=0, samples=0, options=options),
-                           gl.ctx, gl.programs)
+    off = export.Offscreen(
+        scene, scene.clips[0], export.View(size=(640, 480), camera=0, samples=0, options=options), gl.ctx, gl.programs
+    )
     try:
         return off.frame(t)
     finally:
@@ -140,11 +142,11 @@ def test_camera_zero_zooms_by_its_yfov(gl, scene):
     heights = []
     for t in (0.0, 2.0):
         rows = np.flatnonzero((camera_zero(gl, scene, t).max(axis=-1) > 10).any(axis=1))
-        assert rows[0] > 0 and rows[-1] < 479   # nothing cut off, so the ratio is the zoom's
+        assert rows[0] > 0 and rows[-1] < 479  # nothing cut off, so the ratio is the zoom's
         heights.append(rows[-1] - rows[0] + 1)
     wide, narrow = demo.YFOV[0], demo.YFOV[1]
-    want = math.tan(0.5 * wide) / math.tan(0.5 * narrow)   # 1.401
-    assert heights[1] / heights[0] == pytest.approx(want, abs=0.05)   # measured 145 → 203 rows, 1.400
+    want = math.tan(0.5 * wide) / math.tan(0.5 * narrow)  # 1.401
+    assert heights[1] / heights[0] == pytest.approx(want, abs=0.05)  # measured 145 → 203 rows, 1.400
 
 
 @pytest.mark.parametrize("t", [0.0, 2.0])

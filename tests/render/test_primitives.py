@@ -3,16 +3,19 @@ SHORT / INT indices alike, LINES and POINTS, vertex colours, computed normals.
 
 Pictures of the same shape written different ways must be identical pixel for pixel.
 """
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from tests.render.conftest import STRIP, gl, lit_quad_file, one_primitive, render_plain  # noqa: F401  (gl: the EGL fixture)
+
+from tests.render.conftest import STRIP, lit_quad_file, one_primitive, render_plain
+
 
 def test_strip_and_fan_draw_like_their_triangle_lists(gl, tmp_path):
     triangles = render_plain(gl, one_primitive(tmp_path / "t", STRIP, 4, [0, 1, 3, 0, 3, 2]))
-    strip = render_plain(gl, one_primitive(tmp_path / "s", STRIP, 5))                 # unindexed strip
-    fan = render_plain(gl, one_primitive(tmp_path / "f", STRIP, 6, [0, 1, 3, 2]))     # indexed fan
+    strip = render_plain(gl, one_primitive(tmp_path / "s", STRIP, 5))  # unindexed strip
+    fan = render_plain(gl, one_primitive(tmp_path / "f", STRIP, 6, [0, 1, 3, 2]))  # indexed fan
     assert (triangles[32, 32] == (255, 188, 0)).all()  # linear 0.5 → sRGB 188
     assert (strip == triangles).all()
     assert (fan == triangles).all()
@@ -32,8 +35,8 @@ def test_lines_line_strip_loop_and_points(gl, tmp_path):
     strip = render_plain(gl, one_primitive(tmp_path / "s", square, 3, [0, 1, 2, 3, 0]))
     points = render_plain(gl, one_primitive(tmp_path / "p", square, 0))
     assert (loop == lines).all() and (strip == lines).all()
-    assert lines[32, 32].max() == 0                       # hollow
-    assert (lines[:, :, 0] == 255).sum() > 4 * 40         # four edges drawn
+    assert lines[32, 32].max() == 0  # hollow
+    assert (lines[:, :, 0] == 255).sum() > 4 * 40  # four edges drawn
     assert 4 <= (points[:, :, 0] == 255).sum() <= 4 * 16  # four small dots
 
 
@@ -42,8 +45,7 @@ def test_vertex_colors_vec3_float_and_vec4_normalized_bytes(gl, tmp_path):
     rgb = np.tile(np.array([[0.0, 1.0, 0.0]], np.float32), (4, 1))
     rgba = np.tile(np.array([[0, 255, 0, 255]], np.uint8), (4, 1))
     a = render_plain(gl, one_primitive(tmp_path / "a", STRIP, 5, material=white, attributes={"COLOR_0": (rgb, False)}))
-    b = render_plain(gl, one_primitive(tmp_path / "b", STRIP, 5, material=white,
-                                       attributes={"COLOR_0": (rgba, True)}))
+    b = render_plain(gl, one_primitive(tmp_path / "b", STRIP, 5, material=white, attributes={"COLOR_0": (rgba, True)}))
     assert tuple(a[32, 32]) == (0, 255, 0)
     assert (a == b).all()
 
@@ -88,6 +90,6 @@ def test_camera_inside_a_closed_double_sided_surface_sees_its_inside(gl, tmp_pat
 
     cam = FixedCamera(math3d.look_at([0, 0, 0.2], [0, 0, -1], [0, 1, 0]), perspective(1.0, 1.0, 0.01, 20.0))
     inside = render_plain(gl, closed_cube_file(tmp_path / "d", True), cam, size=(32, 32))
-    assert inside[16, 16].max() > 0                      # the far inner wall is drawn
+    assert inside[16, 16].max() > 0  # the far inner wall is drawn
     culled = render_plain(gl, closed_cube_file(tmp_path / "s", False), cam, size=(32, 32))
-    assert culled.max() == 0                             # single-sided: nothing faces the camera
+    assert culled.max() == 0  # single-sided: nothing faces the camera

@@ -1,14 +1,15 @@
 """``tools/stress_models.py``: the issue-14 stress files are deterministic, closed and outward (so the
 viewer may cull their back faces), animated as promised (every morph weight non-zero and moving), and
 drawable; tested on small versions of the same generators."""
+
 from __future__ import annotations
 
 import sys
 
 import numpy as np
 import pytest
-from tests.conftest import REPO_ROOT
 
+from tests.conftest import REPO_ROOT
 from viewer.pose.pose import Pose
 from viewer.render import closed, geometry
 from viewer.scene.scene import load
@@ -18,8 +19,7 @@ import stress_models  # noqa: E402
 
 
 def test_the_five_files_of_the_issue():
-    assert list(stress_models.MODELS) == ["mesh_100k.glb", "mesh_1m.glb", "morph_8.glb", "morph_16.glb",
-                                          "morph_64.glb"]
+    assert list(stress_models.MODELS) == ["mesh_100k.glb", "mesh_1m.glb", "morph_8.glb", "morph_16.glb", "morph_64.glb"]
 
 
 def test_files_are_byte_identical_run_to_run(tmp_path):

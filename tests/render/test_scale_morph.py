@@ -2,6 +2,7 @@
 then drawn from its buffers) draws exactly what morphing in the mesh program draws: the same pictures, bit
 for bit, and the same vertex-id (picking) output, on the shared morph models, instanced morphed meshes
 and a stress torus; and a pose whose weights did not change runs no second pass."""
+
 from __future__ import annotations
 
 import sys
@@ -9,10 +10,10 @@ import sys
 import moderngl
 import numpy as np
 import pytest
-from tests.conftest import REPO_ROOT, khronos_model
-from tests.render.conftest import gl, render_plain  # noqa: F401  (gl: the EGL fixture)
-from tests.render.test_instancing import camera, covered, instances_file
 
+from tests.conftest import REPO_ROOT, khronos_model
+from tests.render.conftest import render_plain
+from tests.render.test_instancing import camera, covered, instances_file
 from viewer import export
 from viewer.render import morph
 from viewer.render.renderer import RenderOptions
@@ -22,8 +23,12 @@ sys.path.insert(0, str(REPO_ROOT / "tools"))
 import stress_models  # noqa: E402
 
 SIZE = (160, 120)
-MODELS = [("MorphStressTest", "TheWave", 1.0), ("AnimatedMorphCube", 0, 3.0), ("AnimatedMorphSphere", 0, 1.0),
-          ("SimpleMorph", 0, 1.5)]
+MODELS = [
+    ("MorphStressTest", "TheWave", 1.0),
+    ("AnimatedMorphCube", 0, 3.0),
+    ("AnimatedMorphSphere", 0, 1.0),
+    ("SimpleMorph", 0, 1.5),
+]
 
 
 def frame(gl, scene, clip, t: float, debug: bool = False) -> tuple[np.ndarray, int]:
@@ -56,8 +61,10 @@ def test_morph_pass_draws_what_the_mesh_program_draws(gl, monkeypatch, model, cl
 
 
 def test_morph_pass_on_the_demo_and_a_stress_torus(gl, monkeypatch, tmp_path):
-    for path in (REPO_ROOT / "assets" / "morph_shape.gltf",
-                 stress_models.rippling_torus(tmp_path / "ripples.glb", 6, rings=24)):
+    for path in (
+        REPO_ROOT / "assets" / "morph_shape.gltf",
+        stress_models.rippling_torus(tmp_path / "ripples.glb", 6, rings=24),
+    ):
         scene = load(path)
         in_shader, baked = both(gl, monkeypatch, scene, scene.clips[0], 1.3)
         assert np.array_equal(in_shader, baked) and in_shader.std() > 0
@@ -77,8 +84,9 @@ def test_unchanged_weights_run_no_second_pass(gl, monkeypatch, tmp_path):
     monkeypatch.setattr(morph, "PASS_TEXELS", 1)
     calls = []
     transform = moderngl.VertexArray.transform
-    monkeypatch.setattr(moderngl.VertexArray, "transform", lambda self, *a, **k: calls.append(1) or
-                        transform(self, *a, **k))
+    monkeypatch.setattr(
+        moderngl.VertexArray, "transform", lambda self, *a, **k: calls.append(1) or transform(self, *a, **k)
+    )
     view = export.View(size=SIZE)
     off = export.Offscreen(scene, scene.clips[0], view, gl.ctx, gl.programs)
     try:
@@ -101,8 +109,15 @@ def test_one_pass_program_serves_primitives_of_different_sizes(gl, monkeypatch, 
         uv, tri = stress_models.torus_grid(rings, 2 * rings)
         p, n = stress_models.torus_points(uv), stress_models.surface_normals(uv, 0.0)
         targets = stress_models.ripple_targets(p, n, 3, True)
-        mesh = w.mesh(f"t{k}", p, n, tri, w.material(f"m{k}", (0.3, 0.6, 0.9, 1.0)), targets=targets,
-                      weights=[0.9, 0.5 + 0.4 * k, 0.7])
+        mesh = w.mesh(
+            f"t{k}",
+            p,
+            n,
+            tri,
+            w.material(f"m{k}", (0.3, 0.6, 0.9, 1.0)),
+            targets=targets,
+            weights=[0.9, 0.5 + 0.4 * k, 0.7],
+        )
         nodes.append(w.node(f"t{k}", mesh=mesh, translation=(2.6 * k - 1.3, 0.0, 0.0)))
     w.gltf.scene = 0
     w.gltf.scenes = [stress_models.pygltflib.Scene(nodes=nodes)]

@@ -4,6 +4,7 @@ Every reference here is computed independently of the module's shortcuts: the pr
 weighted sum written with h = normalize(n + l), SH against brute-force cosine sums, the LUT against a
 grid over the hemisphere of light directions.
 """
+
 from __future__ import annotations
 
 import ast
@@ -85,14 +86,14 @@ def test_prefilter_blurs_a_spot_more_at_every_level():
     w = 128
     d = se.equirect_directions(w, w // 2)
     spot = np.array([0.3, 0.2, -0.93]) / np.linalg.norm([0.3, 0.2, -0.93])
-    env = 0.1 + 50.0 * np.exp(-(np.arccos(np.clip(d @ spot, -1, 1)) / 0.06) ** 2)[..., None].repeat(3, -1)
+    env = 0.1 + 50.0 * np.exp(-((np.arccos(np.clip(d @ spot, -1, 1)) / 0.06) ** 2))[..., None].repeat(3, -1)
     peaks, spreads = [], []
     for level in se.prefilter(env, 6):
         h, lw = level.shape[:2]
         excess = (level[..., 0] - 0.1) * solid_angles(lw, h)
         angle = np.arccos(np.clip(se.equirect_directions(lw, h) @ spot, -1, 1))
         peaks.append(level.max())
-        spreads.append(np.sqrt((excess * angle ** 2).sum() / excess.sum()))
+        spreads.append(np.sqrt((excess * angle**2).sum() / excess.sum()))
         assert level.min() >= 0.1 - 1e-6
     assert all(a > b for a, b in zip(peaks, peaks[1:])), peaks
     assert all(a < b for a, b in zip(spreads, spreads[1:])), spreads
@@ -101,11 +102,16 @@ def test_prefilter_blurs_a_spot_more_at_every_level():
 def test_sh_irradiance_is_exact_for_a_band_limited_environment():
     d = se.equirect_directions(256, 128)
     x, y, z = d[..., 0], d[..., 1], d[..., 2]
-    bands = np.stack([1 + 0.5 * y + 0.3 * x * z, 0.8 - 0.4 * z + 0.2 * (x * x - y * y), 0.6 + 0.3 * x * y + 0.2 * y * z
-                      + 0.1 * (3 * z * z - 1) + 0.2 * x], axis=-1)
+    bands = np.stack(
+        [
+            1 + 0.5 * y + 0.3 * x * z,
+            0.8 - 0.4 * z + 0.2 * (x * x - y * y),
+            0.6 + 0.3 * x * y + 0.2 * y * z + 0.1 * (3 * z * z - 1) + 0.2 * x,
+        ],
+        axis=-1,
+    )
     normals = np.array([[0, 1, 0], [0, -1, 0], [1, 0, 0], [0, 0, -1], [0.6, 0.0, 0.8], [-0.48, 0.6, 0.64]])
-    np.testing.assert_allclose(se.sh_irradiance(se.sh9(bands), normals), brute_irradiance(bands, normals),
-                               atol=2e-3)
+    np.testing.assert_allclose(se.sh_irradiance(se.sh9(bands), normals), brute_irradiance(bands, normals), atol=2e-3)
 
 
 def test_sh_irradiance_of_the_studio_matches_brute_force():
@@ -134,15 +140,15 @@ def test_studio_is_lit_neutrally_and_softly():
 
 def brute_lut(ndotv: float, roughness: float, n: int = 600) -> tuple[float, float]:
     """(A, B) by a midpoint grid over light directions (uniform in cos θ_l and φ), straight from the BRDF."""
-    a2 = roughness ** 4
+    a2 = roughness**4
     mu, phi = np.meshgrid((np.arange(n) + 0.5) / n, 2 * np.pi * (np.arange(2 * n) + 0.5) / (2 * n), indexing="ij")
     light = np.stack([np.sqrt(1 - mu * mu) * np.cos(phi), np.sqrt(1 - mu * mu) * np.sin(phi), mu], axis=-1)
-    view = np.array([np.sqrt(1 - ndotv ** 2), 0.0, ndotv])
+    view = np.array([np.sqrt(1 - ndotv**2), 0.0, ndotv])
     half = light + view
     half /= np.linalg.norm(half, axis=-1, keepdims=True)
     nh, vh = half[..., 2], half @ view
     d = a2 / (np.pi * (nh * nh * (a2 - 1) + 1) ** 2)
-    vis = 0.5 / (mu * np.sqrt(ndotv ** 2 * (1 - a2) + a2) + ndotv * np.sqrt(mu * mu * (1 - a2) + a2))
+    vis = 0.5 / (mu * np.sqrt(ndotv**2 * (1 - a2) + a2) + ndotv * np.sqrt(mu * mu * (1 - a2) + a2))
     f = d * vis * mu * (1.0 / n) * (np.pi / n)
     fc = (1 - vh) ** 5
     return float(((1 - fc) * f).sum()), float((fc * f).sum())

@@ -1,4 +1,5 @@
 """Generated tangents (``viewer.render.tangents``): pure numpy, no GL."""
+
 from __future__ import annotations
 
 import warnings
@@ -36,7 +37,7 @@ def test_affine_uv_map_gives_the_analytic_tangent():
     uv = p[:, :2] @ m.T + [0.5, 0.7]
     t, source, out_tri = tangents.generate(pos, np.tile(normal, (len(p), 1)), uv, tri)
     assert source is None and out_tri is tri
-    inv = np.linalg.inv(m)                      # (x, y) = inv @ (uv - offset)
+    inv = np.linalg.inv(m)  # (x, y) = inv @ (uv - offset)
     dp_du, dp_dv = inv[0, 0] * ex + inv[1, 0] * ey, inv[0, 1] * ex + inv[1, 1] * ey
     expected = dp_du - normal * (normal @ dp_du)
     np.testing.assert_allclose(t[:, :3], np.tile(expected / np.linalg.norm(expected), (len(p), 1)), atol=1e-6)
@@ -57,15 +58,14 @@ def test_mirrored_uvs_split_the_seam_into_one_copy_per_handedness():
     p, n, uv, tri = mirrored_strip()
     t, source, out_tri = tangents.generate(p, n, uv, tri)
     seam = np.flatnonzero(p[:, 0] == 2)
-    assert sorted(source[len(p):]) == sorted(seam)                 # only the seam column is copied
+    assert sorted(source[len(p) :]) == sorted(seam)  # only the seam column is copied
     np.testing.assert_array_equal(source[: len(p)], np.arange(len(p)))
-    np.testing.assert_array_equal(p[source][out_tri], p[tri])      # the same triangles, drawn from copies
+    np.testing.assert_array_equal(p[source][out_tri], p[tri])  # the same triangles, drawn from copies
     left = p[tri].mean(axis=1)[:, 0] < 2
-    corner_t = t[out_tri]                                          # (m, 3, 4)
+    corner_t = t[out_tri]  # (m, 3, 4)
     assert (corner_t[left, :, 3] == 1).all() and (corner_t[~left, :, 3] == -1).all()
     np.testing.assert_allclose(corner_t[left, :, :3], np.broadcast_to([1, 0, 0], (left.sum(), 3, 3)), atol=1e-6)
-    np.testing.assert_allclose(corner_t[~left, :, :3], np.broadcast_to([-1, 0, 0], ((~left).sum(), 3, 3)),
-                               atol=1e-6)
+    np.testing.assert_allclose(corner_t[~left, :, :3], np.broadcast_to([-1, 0, 0], ((~left).sum(), 3, 3)), atol=1e-6)
     # both halves: the bitangent points up the image (+Y here), as the UV layout says
     np.testing.assert_allclose(bitangent(t, n[source]), np.tile([0, 1, 0], (len(t), 1)), atol=1e-6)
 
@@ -92,8 +92,13 @@ def test_degenerate_and_non_finite_input_stays_finite_without_warnings():
     bad_n[1], bad_n[2], bad_n[3] = 0.0, np.nan, [1e-300, 0, 0]
     bad_uv = uv.copy()
     bad_uv[4] = np.nan
-    cases = [(pos, n, uv, tri), (p, bad_n, bad_uv, tri), (p, n, np.zeros_like(uv), tri),
-             (np.full_like(p, 1e300), n, uv, tri), (p, n, uv, np.zeros((0, 3), np.int64))]
+    cases = [
+        (pos, n, uv, tri),
+        (p, bad_n, bad_uv, tri),
+        (p, n, np.zeros_like(uv), tri),
+        (np.full_like(p, 1e300), n, uv, tri),
+        (p, n, uv, np.zeros((0, 3), np.int64)),
+    ]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         for case in cases:
@@ -125,5 +130,5 @@ def test_file_tangents_of_normal_tangent_mirror_test_are_reproduced():
     file_t = a["TANGENT"] if source is None else a["TANGENT"][source]
     cos = np.einsum("ij,ij->i", t[:, :3], file_t[:, :3] / np.linalg.norm(file_t[:, :3], axis=1, keepdims=True))
     angle = np.degrees(np.arccos(np.clip(cos, -1, 1)))
-    assert angle.mean() < 0.1 and angle.max() < 1.0   # measured: 0.0012° mean, 0.028° max
-    assert (t[:, 3] == file_t[:, 3]).mean() >= 0.99   # measured: every vertex agrees
+    assert angle.mean() < 0.1 and angle.max() < 1.0  # measured: 0.0012° mean, 0.028° max
+    assert (t[:, 3] == file_t[:, 3]).mean() >= 0.99  # measured: every vertex agrees

@@ -1,4 +1,5 @@
 """KHR_lights_punctual: validation (exit 2 at the exact pointer), defaults, lights placed by the pose, inspect."""
+
 from __future__ import annotations
 
 import json
@@ -10,8 +11,9 @@ import pytest
 from tests.gltf_builder import GltfBuilder
 from viewer import load
 from viewer.cli import main
-from viewer.scene.lights import DIRECTIONAL, POINT, SPOT, world_lights
 from viewer.pose.pose import Pose
+from viewer.scene.lights import DIRECTIONAL, POINT, SPOT
+from viewer.scene.placed_lights import world_lights
 from viewer.scene.scene import shown_nodes
 
 EXT = "KHR_lights_punctual"
@@ -28,11 +30,20 @@ def lit_file() -> GltfBuilder:
     directional light; scene 0 = [0, 3]."""
     b = GltfBuilder()
     b.doc["extensionsUsed"] = [EXT]
-    b.doc["extensions"] = {EXT: {"lights": [
-        {"type": "spot", "name": "Spot", "intensity": 5, "spot": {"innerConeAngle": 0.2, "outerConeAngle": 0.6}},
-        {"type": "point", "color": [1, 0.5, 0.25], "intensity": 2, "range": 10},
-        {"type": "directional"},
-    ]}}
+    b.doc["extensions"] = {
+        EXT: {
+            "lights": [
+                {
+                    "type": "spot",
+                    "name": "Spot",
+                    "intensity": 5,
+                    "spot": {"innerConeAngle": 0.2, "outerConeAngle": 0.6},
+                },
+                {"type": "point", "color": [1, 0.5, 0.25], "intensity": 2, "range": 10},
+                {"type": "directional"},
+            ]
+        }
+    }
     b.add_node(name="rig", children=[1, 2], translation=[10, 0, 0])
     b.add_node(**carrying(0, name="spot", translation=[1, 2, 3], rotation=[0, S45, 0, S45], scale=[1, 1, 3]))
     b.add_node(**carrying(1, name="bulb"))
@@ -49,6 +60,7 @@ def run(capsys, *argv) -> tuple[int, str, str]:
 
 # -- validation ----------------------------------------------------------------------------------------
 
+
 def _set(path: tuple, value):
     def edit(doc):
         *parents, key = path
@@ -59,6 +71,7 @@ def _set(path: tuple, value):
             del target[key]
         else:
             target[key] = value
+
     return edit
 
 
@@ -66,27 +79,30 @@ def _lights(*path):
     return ("extensions", EXT, "lights", *path)
 
 
-@pytest.mark.parametrize("edit, where", [
-    (_set(_lights(1, "type"), "area"), f"{LIGHTS}/1/type"),
-    (_set(_lights(2, "type"), None), f"{LIGHTS}/2/type"),
-    (_set(_lights(0, "spot", "innerConeAngle"), 0.6), f"{LIGHTS}/0/spot/innerConeAngle"),
-    (_set(_lights(0, "spot"), {"innerConeAngle": 1.0}), f"{LIGHTS}/0/spot/innerConeAngle"),  # default outer π/4
-    (_set(_lights(0, "spot"), {"outerConeAngle": 0}), f"{LIGHTS}/0/spot/outerConeAngle"),
-    (_set(_lights(0, "spot", "outerConeAngle"), 1.6), f"{LIGHTS}/0/spot/outerConeAngle"),
-    (_set(_lights(0, "spot", "innerConeAngle"), -0.1), f"{LIGHTS}/0/spot/innerConeAngle"),
-    (_set(_lights(1, "intensity"), -1), f"{LIGHTS}/1/intensity"),
-    (_set(_lights(1, "color"), [1, 1, 2]), f"{LIGHTS}/1/color/2"),
-    (_set(_lights(1, "color"), [1, 1]), f"{LIGHTS}/1/color"),
-    (_set(_lights(1, "range"), 0), f"{LIGHTS}/1/range"),
-    (_set(_lights(0, "spot"), None), f"{LIGHTS}/0/spot"),
-    (_set(_lights(1, "spot"), {}), f"{LIGHTS}/1/spot"),
-    (_set(_lights(0, "name"), 7), f"{LIGHTS}/0/name"),
-    (_set(("extensions", EXT, "lights"), None), LIGHTS),
-    (_set(("nodes", 3, "extensions", EXT, "light"), 3), f"/nodes/3/extensions/{EXT}/light"),
-    (_set(("nodes", 3, "extensions", EXT, "light"), -1), f"/nodes/3/extensions/{EXT}/light"),
-    (_set(("nodes", 3, "extensions", EXT), {}), f"/nodes/3/extensions/{EXT}/light"),
-    (_set(("extensions",), None), f"/nodes/1/extensions/{EXT}/light"),  # no lights at all
-])
+@pytest.mark.parametrize(
+    "edit, where",
+    [
+        (_set(_lights(1, "type"), "area"), f"{LIGHTS}/1/type"),
+        (_set(_lights(2, "type"), None), f"{LIGHTS}/2/type"),
+        (_set(_lights(0, "spot", "innerConeAngle"), 0.6), f"{LIGHTS}/0/spot/innerConeAngle"),
+        (_set(_lights(0, "spot"), {"innerConeAngle": 1.0}), f"{LIGHTS}/0/spot/innerConeAngle"),  # default outer π/4
+        (_set(_lights(0, "spot"), {"outerConeAngle": 0}), f"{LIGHTS}/0/spot/outerConeAngle"),
+        (_set(_lights(0, "spot", "outerConeAngle"), 1.6), f"{LIGHTS}/0/spot/outerConeAngle"),
+        (_set(_lights(0, "spot", "innerConeAngle"), -0.1), f"{LIGHTS}/0/spot/innerConeAngle"),
+        (_set(_lights(1, "intensity"), -1), f"{LIGHTS}/1/intensity"),
+        (_set(_lights(1, "color"), [1, 1, 2]), f"{LIGHTS}/1/color/2"),
+        (_set(_lights(1, "color"), [1, 1]), f"{LIGHTS}/1/color"),
+        (_set(_lights(1, "range"), 0), f"{LIGHTS}/1/range"),
+        (_set(_lights(0, "spot"), None), f"{LIGHTS}/0/spot"),
+        (_set(_lights(1, "spot"), {}), f"{LIGHTS}/1/spot"),
+        (_set(_lights(0, "name"), 7), f"{LIGHTS}/0/name"),
+        (_set(("extensions", EXT, "lights"), None), LIGHTS),
+        (_set(("nodes", 3, "extensions", EXT, "light"), 3), f"/nodes/3/extensions/{EXT}/light"),
+        (_set(("nodes", 3, "extensions", EXT, "light"), -1), f"/nodes/3/extensions/{EXT}/light"),
+        (_set(("nodes", 3, "extensions", EXT), {}), f"/nodes/3/extensions/{EXT}/light"),
+        (_set(("extensions",), None), f"/nodes/1/extensions/{EXT}/light"),  # no lights at all
+    ],
+)
 def test_bad_light_is_one_line_exit_2_at_its_pointer(capsys, tmp_path, edit, where):
     b = lit_file()
     edit(b.doc)
@@ -98,8 +114,11 @@ def test_bad_light_is_one_line_exit_2_at_its_pointer(capsys, tmp_path, edit, whe
 
 def test_lights_parse_with_defaults(tmp_path):
     b = lit_file()
-    b.doc["extensions"][EXT]["lights"] = [{"type": "spot", "spot": {}}, {"type": "point"},
-                                          {"type": "directional", "range": 3}]
+    b.doc["extensions"][EXT]["lights"] = [
+        {"type": "spot", "spot": {}},
+        {"type": "point"},
+        {"type": "directional", "range": 3},
+    ]
     scene = load(b.write_gltf(tmp_path))
     spot, point, sun = scene.lights
     assert (spot.name, spot.type, spot.intensity, spot.range) == ("light 0", "spot", 1.0, None)
@@ -121,6 +140,7 @@ def test_a_file_without_lights_has_none(tmp_path):
 
 
 # -- world_lights --------------------------------------------------------------------------------------
+
 
 def test_lights_are_placed_by_their_nodes(tmp_path):
     scene = load(lit_file().write_gltf(tmp_path))
@@ -189,6 +209,7 @@ def test_shown_nodes_on_a_deep_chain_and_several_roots():
 
 # -- inspect -------------------------------------------------------------------------------------------
 
+
 def test_inspect_lists_lights(capsys, tmp_path):
     b = lit_file()
     b.add_node(**carrying(1))  # node 4 carries the point light too (outside the scene: still listed)
@@ -197,7 +218,10 @@ def test_inspect_lists_lights(capsys, tmp_path):
     assert code == 0
     lights = json.loads(out)["lights"]
     assert [(x["index"], x["name"], x["type"], x["nodes"]) for x in lights] == [
-        (0, "Spot", "spot", [1]), (1, "light 1", "point", [2, 4]), (2, "light 2", "directional", [3])]
+        (0, "Spot", "spot", [1]),
+        (1, "light 1", "point", [2, 4]),
+        (2, "light 2", "directional", [3]),
+    ]
     assert lights[0]["inner_cone_deg"] == pytest.approx(math.degrees(0.2))
     assert lights[0]["outer_cone_deg"] == pytest.approx(math.degrees(0.6))
     assert lights[1]["color"] == [1, 0.5, 0.25] and lights[1]["intensity"] == 2 and lights[1]["range"] == 10
@@ -205,7 +229,6 @@ def test_inspect_lists_lights(capsys, tmp_path):
 
     code, out, _ = run(capsys, "inspect", path)
     assert code == 0 and "lights 3" in out
-    assert ("light 0 'Spot': spot, colour (1, 1, 1), intensity 5, range unlimited, cone 11.46°–34.38°; "
-            "nodes 1") in out
+    assert ("light 0 'Spot': spot, colour (1, 1, 1), intensity 5, range unlimited, cone 11.46°–34.38°; nodes 1") in out
     assert "light 1 'light 1': point, colour (1, 0.5, 0.25), intensity 2, range 10; nodes 2, 4" in out
     assert "light 2 'light 2': directional" in out

@@ -1,4 +1,5 @@
 """The scene model built from a validated file: nodes, hierarchy, rest TRS / matrix, meshes, skins, clips."""
+
 from __future__ import annotations
 
 import math
@@ -76,8 +77,11 @@ def test_clip_channels_and_cubicspline_split(minimal):
     (clip,) = minimal.clips
     assert clip.name == "Anim" and clip.index == 0
     assert [(c.node, c.path, c.curve.interpolation, c.sampler) for c in clip.channels] == [
-        (2, "translation", "LINEAR", 0), (3, "rotation", "CUBICSPLINE", 1), (1, "weights", "STEP", 2),
-        (0, "scale", "LINEAR", 3)]
+        (2, "translation", "LINEAR", 0),
+        (3, "rotation", "CUBICSPLINE", 1),
+        (1, "weights", "STEP", 2),
+        (0, "scale", "LINEAR", 3),
+    ]
     assert clip.duration == pytest.approx(2.0)
     np.testing.assert_array_equal(clip.key_times, [0, 0.5, 1, 2])
     rot = clip.channels[1].curve
@@ -118,8 +122,7 @@ def test_node_matrix_is_read_column_major(tmp_path):
     np.testing.assert_allclose(nodes.matrix[0], m, atol=1e-12)
     np.testing.assert_allclose(nodes.translation[0], [1, 2, 3], atol=1e-12)
     np.testing.assert_allclose(nodes.scale[0], [2, 2, 2], atol=1e-12)
-    np.testing.assert_allclose(np.abs(nodes.rotation[0] @ math3d.quat_from_axis_angle([0, 1, 0], 0.5)), 1.0,
-                               atol=1e-12)
+    np.testing.assert_allclose(np.abs(nodes.rotation[0] @ math3d.quat_from_axis_angle([0, 1, 0], 0.5)), 1.0, atol=1e-12)
 
 
 def test_node_weights_over_mesh_weights(tmp_path):
@@ -151,8 +154,10 @@ def test_without_scenes_roots_are_parentless_nodes(tmp_path):
 def test_cameras(tmp_path):
     b = GltfBuilder()
     b.add("cameras", {"type": "perspective", "perspective": {"yfov": 0.9, "znear": 0.1, "aspectRatio": 1.5}})
-    b.add("cameras", {"type": "orthographic", "name": "top",
-                      "orthographic": {"xmag": 2.0, "ymag": 3.0, "znear": 0.5, "zfar": 50.0}})
+    b.add(
+        "cameras",
+        {"type": "orthographic", "name": "top", "orthographic": {"xmag": 2.0, "ymag": 3.0, "znear": 0.5, "zfar": 50.0}},
+    )
     b.add_node(camera=0)
     b.add_node(camera=1)
     b.add_scene([0, 1])
@@ -160,7 +165,13 @@ def test_cameras(tmp_path):
     persp, ortho = scene.cameras
     assert (persp.type, persp.yfov, persp.aspect, persp.znear, persp.zfar) == ("perspective", 0.9, 1.5, 0.1, None)
     assert (ortho.name, ortho.type, ortho.xmag, ortho.ymag, ortho.znear, ortho.zfar) == (
-        "top", "orthographic", 2.0, 3.0, 0.5, 50.0)
+        "top",
+        "orthographic",
+        2.0,
+        3.0,
+        0.5,
+        50.0,
+    )
     np.testing.assert_array_equal(scene.nodes.camera, [0, 1])
 
 
@@ -188,8 +199,12 @@ def test_unnamed_animation_gets_a_name(tmp_path):
 def test_channel_without_node_is_skipped(tmp_path):
     b = GltfBuilder()
     b.add_node()
-    b.add_animation([dict(node=None, path="translation", times=[0, 5], values=[[0, 0, 0], [1, 1, 1]]),
-                     dict(node=0, path="scale", times=[0, 1], values=[[1, 1, 1], [2, 2, 2]])])
+    b.add_animation(
+        [
+            dict(node=None, path="translation", times=[0, 5], values=[[0, 0, 0], [1, 1, 1]]),
+            dict(node=0, path="scale", times=[0, 1], values=[[1, 1, 1], [2, 2, 2]]),
+        ]
+    )
     b.add_scene([0])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", GltfWarning)
@@ -201,8 +216,12 @@ def test_duplicate_channel_warnings_agree_on_the_winner(tmp_path):
     """Later channel wins (the issue's rule); no warning may claim the winning channel is ignored."""
     b = GltfBuilder()
     b.add_node()
-    b.add_animation([dict(node=0, path="translation", times=[0, 1], values=[[0, 0, 0], [1, 1, 1]]),
-                     dict(node=0, path="translation", times=[0, 1], values=[[5, 5, 5], [6, 6, 6]])])
+    b.add_animation(
+        [
+            dict(node=0, path="translation", times=[0, 1], values=[[0, 0, 0], [1, 1, 1]]),
+            dict(node=0, path="translation", times=[0, 1], values=[[5, 5, 5], [6, 6, 6]]),
+        ]
+    )
     b.add_scene([0])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -216,17 +235,24 @@ def test_duplicate_channel_warnings_agree_on_the_winner(tmp_path):
     assert not contradicting, f"warning says the winning channel is ignored: {contradicting}"
 
 
-@pytest.mark.parametrize("extras, names", [
-    ({"targetNames": ["a", "b"]}, ("a", "b")),
-    ({"targetNames": ["a"]}, ()),            # not one name per target
-    ({"targetNames": ["a", 2]}, ()),
-    ("just text", ()),                       # extras may hold anything
-    (None, ()),
-])
+@pytest.mark.parametrize(
+    "extras, names",
+    [
+        ({"targetNames": ["a", "b"]}, ("a", "b")),
+        ({"targetNames": ["a"]}, ()),  # not one name per target
+        ({"targetNames": ["a", 2]}, ()),
+        ("just text", ()),  # extras may hold anything
+        (None, ()),
+    ],
+)
 def test_morph_target_names_come_from_extras_only_when_sound(tmp_path, extras, names):
     b = GltfBuilder()
-    mesh = b.add_mesh(positions=[[0, 0, 0], [1, 0, 0], [0, 1, 0]], indices=[0, 1, 2],
-                      targets=[[[0, 0, 1]] * 3, [[0, 1, 0]] * 3], weights=[0.0, 0.0])
+    mesh = b.add_mesh(
+        positions=[[0, 0, 0], [1, 0, 0], [0, 1, 0]],
+        indices=[0, 1, 2],
+        targets=[[[0, 0, 1]] * 3, [[0, 1, 0]] * 3],
+        weights=[0.0, 0.0],
+    )
     if extras is not None:
         b.doc["meshes"][mesh]["extras"] = extras
     b.add_node(mesh=mesh)

@@ -2,13 +2,14 @@
 
 The clock gets a synthetic time source; nothing reads the wall clock.
 """
+
 from __future__ import annotations
 
 import pytest
 from moderngl_window.context.headless.keys import Keys as HeadlessKeys
 
-from viewer.playback.clock import Clock
 from viewer.base.resources import asset_path
+from viewer.playback.clock import Clock
 from viewer.scene.scene import load
 from viewer.ui import keys
 from viewer.ui.state import ViewerState

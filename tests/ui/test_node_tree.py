@@ -3,6 +3,7 @@
 Rows are checked through the screen rectangles the tree records (``node_tree.RECTS``); clicks and typing go
 through the real app's event wiring (``app_harness.Driver``).
 """
+
 from __future__ import annotations
 
 import pytest

@@ -1,13 +1,14 @@
 """Pointer channels in the UI: the readout, the compare readout and the Curves view show a node's own channels
 and those of its material, camera and light. Files come from ``test_animation_pointer``'s builder; expected
 values are the keys and their linear blends written out here, not what the code under test computes."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tests.app.conftest import Driver
 from tests.animation.test_pointer import BASE, _scene_file
+from tests.app.conftest import Driver
 from viewer.compare import views as compare
 from viewer.pose.pose import Pose
 from viewer.scene.scene import load
@@ -19,8 +20,13 @@ COLOUR = dict(pointer=BASE, times=[0, 1, 2], values=COLOURS)
 INTENSITY = dict(pointer=LIGHT, times=[0, 2], values=[5.0, 9.0])
 CHANNELS = [  # rows: 0 colour, 1 visibility of node 0, 2 intensity, 3 yfov, 4 node 1's weight 1
     COLOUR,
-    dict(pointer="/nodes/0/extensions/KHR_node_visibility/visible", interpolation="STEP", times=[0, 1, 2],
-         values=np.array([1, 0, 1], np.uint8), component_type=5121),
+    dict(
+        pointer="/nodes/0/extensions/KHR_node_visibility/visible",
+        interpolation="STEP",
+        times=[0, 1, 2],
+        values=np.array([1, 0, 1], np.uint8),
+        component_type=5121,
+    ),
     INTENSITY,
     dict(pointer="/cameras/0/perspective/yfov", times=[0, 2], values=[0.8, 1.2]),
     dict(pointer="/nodes/1/weights/1", times=[0, 2], values=[0.0, 1.0]),

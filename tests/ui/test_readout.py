@@ -2,6 +2,7 @@
 
 The warning goes to stderr once; the readout is where a user looking at that node sees it.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -65,8 +66,12 @@ def _bar_rows(rgb: np.ndarray, x0: int) -> int:
 def test_every_morph_weight_is_a_bar_with_its_target_name(tmp_path):
     rng = np.random.default_rng(1)
     b = GltfBuilder()
-    mesh = b.add_mesh(positions=[[0, 0, 0], [1, 0, 0], [0, 1, 0]], indices=[0, 1, 2],
-                      targets=[rng.normal(size=(3, 3)) * 0.1 for _ in range(8)], weights=[0.0] * 8)
+    mesh = b.add_mesh(
+        positions=[[0, 0, 0], [1, 0, 0], [0, 1, 0]],
+        indices=[0, 1, 2],
+        targets=[rng.normal(size=(3, 3)) * 0.1 for _ in range(8)],
+        weights=[0.0] * 8,
+    )
     names = ["smile", "blink_l", "blink_r", "jaw", "brow_up", "brow_dn", "puff", "squint"]
     b.doc["meshes"][mesh]["extras"] = {"targetNames": names}
     b.add_node(mesh=mesh)

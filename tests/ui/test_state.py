@@ -1,4 +1,5 @@
 """ViewerState: how long a message stays in the bar, and the frame-time readout."""
+
 from __future__ import annotations
 
 import pytest

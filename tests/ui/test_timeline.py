@@ -1,4 +1,5 @@
 """The timeline's pure geometry: time ↔ pixel, the bar's bands, ruler ticks, tick picking (no imgui, no GL)."""
+
 from __future__ import annotations
 
 import math
@@ -89,8 +90,21 @@ def test_ruler_point_round_trips_to_the_seek_time():
     assert not lay.on_ruler(x, lay.summary_y + 1) and not lay.in_bar(x, lay.top - 1)
 
 
-@pytest.mark.parametrize("minimum, step", [(0.03, 0.05), (0.05, 0.05), (0.11, 0.2), (0.3, 0.5), (0.7, 1.0),
-                                           (1.0, 1.0), (1.2, 2.0), (4.0, 5.0), (7.0, 10.0), (130.0, 200.0)])
+@pytest.mark.parametrize(
+    "minimum, step",
+    [
+        (0.03, 0.05),
+        (0.05, 0.05),
+        (0.11, 0.2),
+        (0.3, 0.5),
+        (0.7, 1.0),
+        (1.0, 1.0),
+        (1.2, 2.0),
+        (4.0, 5.0),
+        (7.0, 10.0),
+        (130.0, 200.0),
+    ],
+)
 def test_nice_step_is_the_next_1_2_5(minimum, step):
     assert tl.nice_step(minimum) == pytest.approx(step)
 

@@ -4,6 +4,7 @@ Sampling returns arrays and changes nothing: ``pose.py`` is the only place value
 A clip runs from 0 to the largest key time of its samplers (glTF 2.0 §3.11); times outside that
 range simply hold the first / last keys — looping and clamping belong to ``playback/clock.py``.
 """
+
 from __future__ import annotations
 
 import math
@@ -76,7 +77,7 @@ class Part:
     name: str
     start: int
     stop: int
-    total: int = -1
+    total: int = -1  # -1: the clip is the whole animation, nothing of it overridden
 
     @property
     def overridden(self) -> int:
@@ -155,7 +156,7 @@ class Clip:
         times = np.asarray(times, dtype=np.float64).reshape(-1)
         step = chunks(len(times), len(self.channels), self.table(mode).width).step
         for lo in range(0, len(times), step):
-            yield lo, self.sample(times[lo: lo + step], mode)
+            yield lo, self.sample(times[lo : lo + step], mode)
 
     def channel_key_times(self, channel: int) -> np.ndarray:
         """Key times (seconds) of one channel, for per-channel keyframe stepping."""

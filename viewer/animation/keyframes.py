@@ -13,6 +13,7 @@ the per-frame cache keys on. Every channel's keys are stored as integer union ra
 into regions is an integer search: exact for any finite time whatever the magnitudes (a band offset added
 to a float time would round it onto a neighbouring key, or past the table).
 """
+
 from __future__ import annotations
 
 import bisect
@@ -51,8 +52,11 @@ class BandedSearch:
         band = len(self.union) + 2
         offsets = np.arange(len(times), dtype=np.int64) * band
         sentinel = len(self.union)  # not below any window (0 … len), so never counted
-        self.keys = (np.concatenate([np.append(r, sentinel) + off for r, off in zip(self.ranks, offsets)])
-                     if times else np.zeros(0, np.int64))
+        self.keys = (
+            np.concatenate([np.append(r, sentinel) + off for r, off in zip(self.ranks, offsets)])
+            if times
+            else np.zeros(0, np.int64)
+        )
         self.bases = np.cumsum([0] + [len(ts) + 1 for ts in times])[:-1].astype(np.int64)
         self.offsets = offsets
 

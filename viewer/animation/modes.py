@@ -6,6 +6,7 @@ either cubic polynomial coefficients in the interval's local parameter u ∈ [0,
 that slerp joins. Writing STEP, LINEAR, Hermite and Catmull-Rom all as cubics in u lets one
 vectorized evaluator serve every mode.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -119,8 +120,9 @@ def cubicspline(curve: Curve) -> Intervals:
     if curve.in_tangents is None:
         return cubic_zero(curve)
     v = np.asarray(curve.values, dtype=np.float64)
-    return _hermite_in_out(curve, v, np.asarray(curve.in_tangents, np.float64),
-                           np.asarray(curve.out_tangents, np.float64))
+    return _hermite_in_out(
+        curve, v, np.asarray(curve.in_tangents, np.float64), np.asarray(curve.out_tangents, np.float64)
+    )
 
 
 def catmull_rom(curve: Curve) -> Intervals:

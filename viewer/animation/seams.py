@@ -5,14 +5,15 @@ differs from the velocity leaving the start. Both come from one batched ``Clip.s
 of times near the ends, so the cost does not grow with the keys, and are judged against the channel's own
 motion, so float noise on a still channel and a tiny miss on a large move are not reported.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from viewer.base import math3d
 from viewer.animation.clip import Clip
+from viewer.base import math3d
 
 # A pop under 1 % of the channel's range hides in the motion itself; the floors sit above the float32
 # noise of stored keys (≈ 6e-8 relative), so a still channel never counts as a seam.
@@ -68,9 +69,13 @@ class Seams:
         """One line for a tooltip, e.g. ``seam: value 0.12 (4 % of range), velocity 1.3/s``."""
         head = "seam" if self.flagged[channel] else "smooth loop"
         # Finite-difference residue (2e-12/s) would read as a defect: under 1 % of the tolerance shows as 0.
-        value, velocity = (float(x) if x >= 0.01 * tol else 0.0 for x, tol in (
-            (self.value_jump[channel], self.value_tolerance[channel]),
-            (self.velocity_jump[channel], self.velocity_tolerance[channel])))
+        value, velocity = (
+            float(x) if x >= 0.01 * tol else 0.0
+            for x, tol in (
+                (self.value_jump[channel], self.value_tolerance[channel]),
+                (self.velocity_jump[channel], self.velocity_tolerance[channel]),
+            )
+        )
         if self.rotation[channel]:
             return f"{head}: {_num(value)}°, velocity {_num(velocity)}°/s"
         motion = self.value_range[channel]
@@ -106,8 +111,9 @@ def loop_seams(clip: Clip, mode: str = "authored") -> Seams:
         w_jump = _angular_velocity(q[6], q[5], q[4], h) - _angular_velocity(q[1], q[2], q[3], -h)
         velocity_jump[rotation] = np.degrees(np.linalg.norm(w_jump, axis=-1))
     value_tol = np.maximum(VALUE_REL_TOL * motion, np.where(rotation, ANGLE_FLOOR, VALUE_FLOOR))
-    velocity_tol = np.maximum.reduce([VELOCITY_REL_TOL * speed, kink,
-                                      np.where(rotation, ANGULAR_VELOCITY_FLOOR, VELOCITY_FLOOR)])
+    velocity_tol = np.maximum.reduce(
+        [VELOCITY_REL_TOL * speed, kink, np.where(rotation, ANGULAR_VELOCITY_FLOOR, VELOCITY_FLOOR)]
+    )
     return Seams(value_jump, velocity_jump, value_tol, velocity_tol, motion, rotation)
 
 
@@ -135,8 +141,9 @@ def _key_motion(clip: Clip, rotation: np.ndarray) -> tuple[np.ndarray, np.ndarra
     if not chans:
         return np.zeros(0), np.zeros(0), np.zeros(0)
     width = max(4, max(c.width for c in chans))  # zero padding never moves: no range, speed or kink
-    values = np.concatenate([np.pad(np.asarray(c.curve.values, np.float64), ((0, 0), (0, width - c.width)))
-                             for c in chans])
+    values = np.concatenate(
+        [np.pad(np.asarray(c.curve.values, np.float64), ((0, 0), (0, width - c.width))) for c in chans]
+    )
     times = np.concatenate([np.asarray(c.curve.times, np.float64) for c in chans])
     lengths = np.array([len(c.curve.times) for c in chans])
     starts, owner = np.cumsum(lengths) - lengths, np.repeat(np.arange(len(chans)), lengths)

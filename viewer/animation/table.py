@@ -19,6 +19,7 @@ So the basis row is ``[cos ωd, sin ωd + P·d, d², d³]`` (P = 1 on cubic regi
 Playback moves forward in small steps, so the last regions are cached with the time window in which
 none of them changes; a frame inside that window skips the search and the gathers.
 """
+
 from __future__ import annotations
 
 from typing import Sequence
@@ -26,9 +27,9 @@ from typing import Sequence
 import numpy as np
 
 from viewer import fast
-from viewer.base import math3d
 from viewer.animation import modes
 from viewer.animation.keyframes import BandedSearch
+from viewer.base import math3d
 
 # Columns of the per-region segment table: polynomial origin (s), the times the region covers
 # [LO, HI), slerp rate ω (rad/s), P (1 on cubic regions). (Renormalizing is per channel: ``norm``.)
@@ -115,8 +116,8 @@ class ChannelTable:
             coef, seg, normalize = channel_regions(curve, mode, self.width)
             if len(self.coefs) == 2 and np.any(coef[:, 2:] != 0.0):
                 self.coefs = np.concatenate([self.coefs, np.zeros_like(self.coefs)])
-            self.coefs[:, at: at + len(seg)] = coef.transpose(1, 0, 2)[: len(self.coefs)]
-            self.seg[at: at + len(seg)] = seg
+            self.coefs[:, at : at + len(seg)] = coef.transpose(1, 0, 2)[: len(self.coefs)]
+            self.seg[at : at + len(seg)] = seg
             self.norm[c] = float(normalize)
         self.any_norm = bool(self.norm.any())
         self.any_slerp = bool(np.any(self.seg[:, OMEGA] != 0.0))
@@ -222,8 +223,9 @@ class FrameCache:
         if moved.any():
             d = (delta * moved)[:, None]
             c0, c1, c2, c3 = (self.poly[..., k] for k in range(4))
-            self.poly = np.stack([c0 + d * (c1 + d * (c2 + d * c3)), c1 + d * (2.0 * c2 + 3.0 * d * c3),
-                                  c2 + 3.0 * d * c3, c3], axis=2)
+            self.poly = np.stack(
+                [c0 + d * (c1 + d * (c2 + d * c3)), c1 + d * (2.0 * c2 + 3.0 * d * c3), c2 + 3.0 * d * c3, c3], axis=2
+            )
             self.ab = self.ab * np.exp(self.iomega[:, None] * d)
 
 
@@ -244,12 +246,15 @@ class BatchGroups:
             by_times.setdefault(times.tobytes(), []).append(i)
         bases = np.append(search.bases, len(seg))
         for members in by_times.values():
-            origin = seg[bases[members[0]]: bases[members[0] + 1], START]
+            origin = seg[bases[members[0]] : bases[members[0] + 1], START]
             kinds: dict[str, list[int]] = {}
             for i in members:
                 lo, hi = bases[i], bases[i + 1]
-                kind = "slerp" if np.any(seg[lo:hi, OMEGA] != 0.0) else (
-                    "cubic" if np.any(coefs[2:, lo:hi] != 0.0) else "linear")
+                kind = (
+                    "slerp"
+                    if np.any(seg[lo:hi, OMEGA] != 0.0)
+                    else ("cubic" if np.any(coefs[2:, lo:hi] != 0.0) else "linear")
+                )
                 kinds.setdefault(kind, []).append(i)
             subsets = [(k, _slice_if_consecutive(v), bases[np.array(v)]) for k, v in kinds.items()]
             self.groups.append((members[0], origin, subsets))
@@ -260,7 +265,7 @@ class BatchGroups:
         out = np.empty((times.shape[0], channels, width))
         step = max(1, CHUNK_VALUES // max(1, channels * width))
         for lo in range(0, times.shape[0], step):
-            self._evaluate_into(times[lo: lo + step], out[lo: lo + step])
+            self._evaluate_into(times[lo : lo + step], out[lo : lo + step])
         return out
 
     def _evaluate_into(self, times: np.ndarray, out: np.ndarray) -> None:
@@ -278,12 +283,14 @@ class BatchGroups:
                     out[:, where] = np.take(c0, r, axis=0) + np.take(c1, r, axis=0) * d[..., None]
                 elif kind == "slerp":
                     x = np.take(self.omega, r) * d
-                    out[:, where] = (np.take(c0, r, axis=0) * np.cos(x)[..., None]
-                                     + np.take(c1, r, axis=0) * np.sin(x)[..., None])
+                    out[:, where] = (
+                        np.take(c0, r, axis=0) * np.cos(x)[..., None] + np.take(c1, r, axis=0) * np.sin(x)[..., None]
+                    )
                 else:
                     dd = d[..., None]
-                    out[:, where] = np.take(c0, r, axis=0) + dd * (np.take(c1, r, axis=0) + dd * (
-                        np.take(c2, r, axis=0) + dd * np.take(c3, r, axis=0)))
+                    out[:, where] = np.take(c0, r, axis=0) + dd * (
+                        np.take(c1, r, axis=0) + dd * (np.take(c2, r, axis=0) + dd * np.take(c3, r, axis=0))
+                    )
 
 
 def _slice_if_consecutive(channels: list[int]) -> slice | np.ndarray:

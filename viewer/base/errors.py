@@ -3,10 +3,10 @@
 A JSON pointer (RFC 6901) names the place in the file, e.g. ``/animations/0/samplers/1/output``,
 so the user can open the file and go straight to the fault.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
-
 
 # Bounds on what an error line repeats from the input: a file may hold a 5 000-character URI or name.
 MAX_QUOTE_CHARS = 80
@@ -21,7 +21,7 @@ def shorten(text: str, limit: int = MAX_QUOTE_CHARS) -> str:
     if len(text) <= limit:
         return text
     head = (limit - 1) * 2 // 3
-    return text[:head] + "…" + text[len(text) - (limit - 1 - head):]
+    return text[:head] + "…" + text[len(text) - (limit - 1 - head) :]
 
 
 class GltfError(Exception):

@@ -10,6 +10,7 @@ convention, so the quaternion→matrix formula here is written out from the spec
 All functions broadcast over leading axes: shapes are ``(..., 4)`` quaternions, ``(..., 3)``
 vectors, ``(..., 4, 4)`` matrices.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -35,12 +36,15 @@ def quat_multiply(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     b = np.asarray(b, dtype=np.float64)
     ax, ay, az, aw = np.moveaxis(a, -1, 0)
     bx, by, bz, bw = np.moveaxis(b, -1, 0)
-    return np.stack([
-        aw * bx + ax * bw + ay * bz - az * by,
-        aw * by - ax * bz + ay * bw + az * bx,
-        aw * bz + ax * by - ay * bx + az * bw,
-        aw * bw - ax * bx - ay * by - az * bz,
-    ], axis=-1)
+    return np.stack(
+        [
+            aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw,
+            aw * bw - ax * bx - ay * by - az * bz,
+        ],
+        axis=-1,
+    )
 
 
 def quat_from_axis_angle(axis: np.ndarray, angle: float | np.ndarray) -> np.ndarray:
@@ -82,11 +86,20 @@ def quat_to_matrix3(q: np.ndarray) -> np.ndarray:
     x, y, z, w = np.moveaxis(np.asarray(q, dtype=np.float64), -1, 0)
     xx, yy, zz = x * x, y * y, z * z
     xy, xz, yz, wx, wy, wz = x * y, x * z, y * z, w * x, w * y, w * z
-    m = np.stack([
-        1 - 2 * (yy + zz), 2 * (xy - wz), 2 * (xz + wy),
-        2 * (xy + wz), 1 - 2 * (xx + zz), 2 * (yz - wx),
-        2 * (xz - wy), 2 * (yz + wx), 1 - 2 * (xx + yy),
-    ], axis=-1)
+    m = np.stack(
+        [
+            1 - 2 * (yy + zz),
+            2 * (xy - wz),
+            2 * (xz + wy),
+            2 * (xy + wz),
+            1 - 2 * (xx + zz),
+            2 * (yz - wx),
+            2 * (xz - wy),
+            2 * (yz + wx),
+            1 - 2 * (xx + yy),
+        ],
+        axis=-1,
+    )
     return m.reshape(m.shape[:-1] + (3, 3))
 
 
@@ -116,16 +129,47 @@ def matrix3_to_quat(m: np.ndarray) -> np.ndarray:
     """Unit quaternions [x,y,z,w] of rotation matrices (..., 3, 3), stable in every branch (Shepperd)."""
     m = np.asarray(m, dtype=np.float64)
     m00, m11, m22 = m[..., 0, 0], m[..., 1, 1], m[..., 2, 2]
-    cands = np.stack([
-        np.stack([m[..., 2, 1] - m[..., 1, 2], m[..., 0, 2] - m[..., 2, 0], m[..., 1, 0] - m[..., 0, 1],
-                  1 + m00 + m11 + m22], -1),
-        np.stack([1 + m00 - m11 - m22, m[..., 0, 1] + m[..., 1, 0], m[..., 0, 2] + m[..., 2, 0],
-                  m[..., 2, 1] - m[..., 1, 2]], -1),
-        np.stack([m[..., 0, 1] + m[..., 1, 0], 1 - m00 + m11 - m22, m[..., 1, 2] + m[..., 2, 1],
-                  m[..., 0, 2] - m[..., 2, 0]], -1),
-        np.stack([m[..., 0, 2] + m[..., 2, 0], m[..., 1, 2] + m[..., 2, 1], 1 - m00 - m11 + m22,
-                  m[..., 1, 0] - m[..., 0, 1]], -1),
-    ], axis=-2)
+    cands = np.stack(
+        [
+            np.stack(
+                [
+                    m[..., 2, 1] - m[..., 1, 2],
+                    m[..., 0, 2] - m[..., 2, 0],
+                    m[..., 1, 0] - m[..., 0, 1],
+                    1 + m00 + m11 + m22,
+                ],
+                -1,
+            ),
+            np.stack(
+                [
+                    1 + m00 - m11 - m22,
+                    m[..., 0, 1] + m[..., 1, 0],
+                    m[..., 0, 2] + m[..., 2, 0],
+                    m[..., 2, 1] - m[..., 1, 2],
+                ],
+                -1,
+            ),
+            np.stack(
+                [
+                    m[..., 0, 1] + m[..., 1, 0],
+                    1 - m00 + m11 - m22,
+                    m[..., 1, 2] + m[..., 2, 1],
+                    m[..., 0, 2] - m[..., 2, 0],
+                ],
+                -1,
+            ),
+            np.stack(
+                [
+                    m[..., 0, 2] + m[..., 2, 0],
+                    m[..., 1, 2] + m[..., 2, 1],
+                    1 - m00 - m11 + m22,
+                    m[..., 1, 0] - m[..., 0, 1],
+                ],
+                -1,
+            ),
+        ],
+        axis=-2,
+    )
     pick = np.argmax(np.stack([m00 + m11 + m22, m00, m11, m22], -1), axis=-1)
     q = np.take_along_axis(cands, pick[..., None, None], axis=-2)[..., 0, :]
     return quat_normalize(q)
@@ -158,8 +202,7 @@ def perspective(fov_y: float, aspect: float, near: float, far: float | None) -> 
         m[0, 0], m[1, 1] = f / aspect, f
         m[2, 2], m[2, 3], m[3, 2] = -1.0, -2.0 * near, -1.0
         return m
-    return np.asarray(_pyrr_m44.create_perspective_projection(np.degrees(fov_y), aspect, near, far),
-                      dtype=np.float64).T
+    return np.asarray(_pyrr_m44.create_perspective_projection(np.degrees(fov_y), aspect, near, far), dtype=np.float64).T
 
 
 def look_at(eye: np.ndarray, target: np.ndarray, up: np.ndarray) -> np.ndarray:

@@ -6,6 +6,7 @@ own files is asked first, so an installed copy wins; the repository's top-level 
 fallback for a checkout or an editable install. (``importlib.resources.files`` is no help here: the
 data folders have no ``__init__.py``, so it returns a ``MultiplexedPath`` whose ``str`` is no path.)
 """
+
 from __future__ import annotations
 
 from pathlib import Path

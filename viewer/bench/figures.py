@@ -5,6 +5,7 @@ offscreen context exists).
 Method: one process, every clip warmed up first (tables built, caches filled, kernels loaded), each
 measurement repeated and the best run kept (the least disturbed by the rest of the machine).
 """
+
 from __future__ import annotations
 
 import gc
@@ -127,8 +128,13 @@ def _drop_tables(scene: Scene) -> None:
     gc.collect()
 
 
-def run_bench(scene: Scene, frames: int = 1000, size: tuple[int, int] = (640, 480),
-              render_frames: int = 200, allow_outside_folder: bool = False) -> dict:
+def run_bench(
+    scene: Scene,
+    frames: int = 1000,
+    size: tuple[int, int] = (640, 480),
+    render_frames: int = 200,
+    allow_outside_folder: bool = False,
+) -> dict:
     """Every figure ``animview bench`` reports, keyed exactly as the CLI contract says.
 
     The rendering figures (``bench.render.render_figures``: ``first_frame_s``, ``render_fps``, ``render_aa``,
@@ -148,8 +154,16 @@ def run_bench(scene: Scene, frames: int = 1000, size: tuple[int, int] = (640, 48
 
 
 def _render_in_child(scene: Scene, size: tuple[int, int], frames: int, allow_outside_folder: bool) -> dict:
-    command = [sys.executable, "-m", "viewer.bench.render", str(scene.path), "--size", f"{size[0]}x{size[1]}",
-               "--frames", str(frames)] + (["--allow-outside-folder"] if allow_outside_folder else [])
+    command = [
+        sys.executable,
+        "-m",
+        "viewer.bench.render",
+        str(scene.path),
+        "--size",
+        f"{size[0]}x{size[1]}",
+        "--frames",
+        str(frames),
+    ] + (["--allow-outside-folder"] if allow_outside_folder else [])
     proc = subprocess.run(command, capture_output=True, text=True, env=fast.child_env(), check=False)
     lines = proc.stdout.strip().splitlines()
     if proc.returncode != 0 or not lines:

@@ -7,6 +7,7 @@ gizmo on, as ``animview render`` draws) → resolve (4× MSAA, or FXAA where ``-
 the RGBA pixels back to numpy.
 The figure is frames / wall seconds of that loop, the best of ``REPEATS`` runs.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,8 +26,14 @@ WARMUP = 10
 REPEATS = 3
 
 
-def measure_render_fps(scene: Scene, size: tuple[int, int] = (640, 480), frames: int = 200,
-                       ctx: moderngl.Context | None = None, samples: int | None = None, aa: str = "auto") -> float:
+def measure_render_fps(
+    scene: Scene,
+    size: tuple[int, int] = (640, 480),
+    frames: int = 200,
+    ctx: moderngl.Context | None = None,
+    samples: int | None = None,
+    aa: str = "auto",
+) -> float:
     """Frames per second of animate + render + read-back at ``size`` (width, height) pixels, anti-aliased as
     ``render --aa`` does (``samples``: the MSAA samples, 0 for none)."""
     view = View(size=size, options=RenderOptions(look=Look(aa=aa)))
@@ -75,8 +82,10 @@ def render_figures(scene: Scene, size: tuple[int, int], frames: int) -> dict:
     from viewer.render.antialias import choose_for
     from viewer.render.target import DEFAULT_SAMPLES
 
-    result = {"first_frame_s": measure_first_frame(scene, size),
-              "render_fps": measure_render_fps(scene, size=size, frames=frames)}
+    result = {
+        "first_frame_s": measure_first_frame(scene, size),
+        "render_fps": measure_render_fps(scene, size=size, frames=frames),
+    }
     samples, fxaa = choose_for(scene, "auto", DEFAULT_SAMPLES, size)
     result["render_aa"] = "fxaa" if fxaa else f"msaa{samples}" if samples else "off"
     if fxaa:

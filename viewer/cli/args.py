@@ -3,6 +3,7 @@
 A bad value is an ``argparse.ArgumentTypeError`` (argparse adds the option's name) or a ``UsageError``;
 ``cli.main`` prints either as one line and exits 2.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -107,7 +108,7 @@ def color(text: str) -> tuple[float, float, float]:
     t = text.strip().lstrip("#")
     try:
         if re.fullmatch(r"[0-9a-fA-F]{6}", t):
-            return tuple(int(t[i:i + 2], 16) / 255.0 for i in (0, 2, 4))
+            return tuple(int(t[i : i + 2], 16) / 255.0 for i in (0, 2, 4))
         parts = tuple(float(x) for x in t.split(","))
         if len(parts) == 3 and all(0.0 <= p <= 1.0 for p in parts):
             return parts
@@ -130,14 +131,16 @@ def add_file_arguments(parser: argparse.ArgumentParser, optional: bool = False) 
         parser.add_argument("file", nargs="?", help="a .gltf or .glb file (default: the built-in demo)")
     else:
         parser.add_argument("file", help="a .gltf or .glb file")
-    parser.add_argument("--allow-outside-folder", action="store_true",
-                        help="let the file's buffer and image URIs name files outside its folder (refused by "
-                             "default: only regular files inside the model's folder tree are read)")
+    parser.add_argument(
+        "--allow-outside-folder",
+        action="store_true",
+        help="let the file's buffer and image URIs name files outside its folder (refused by "
+        "default: only regular files inside the model's folder tree are read)",
+    )
 
 
 def add_animation_argument(parser: argparse.ArgumentParser, default: str = "the first") -> None:
-    parser.add_argument("--animation", default=None, metavar="K",
-                        help=f"animation index or name (default: {default})")
+    parser.add_argument("--animation", default=None, metavar="K", help=f"animation index or name (default: {default})")
 
 
 def load_scene(args: argparse.Namespace, command: str, need_animation: bool = False):
@@ -188,37 +191,67 @@ def pick_camera(scene, text: str, command: str) -> str | int:
     else:
         named = [i for i, c in enumerate(scene.cameras) if c.name == text]
         if not named:
-            raise UsageError(f"{prog(command)}: --camera {shorten(text)} is not in {scene.path} "
-                             f"(use auto or one of its cameras: {listed})")
+            raise UsageError(
+                f"{prog(command)}: --camera {shorten(text)} is not in {scene.path} "
+                f"(use auto or one of its cameras: {listed})"
+            )
         index = named[0]
     if index not in placed:
-        raise UsageError(f"{prog(command)}: camera {shorten(text)} is not placed on any node "
-                         f"(cameras on nodes: {listed})")
+        raise UsageError(
+            f"{prog(command)}: camera {shorten(text)} is not placed on any node (cameras on nodes: {listed})"
+        )
     return index
 
 
 def add_look_arguments(parser: argparse.ArgumentParser) -> None:
     """The shading choices the View panel offers, as flags (``render`` and the viewer take the same)."""
     g = parser.add_argument_group("look")
-    g.add_argument("--environment", choices=("on", "off"), default="on",
-                   help="the studio environment's light on the materials (default on)")
-    g.add_argument("--env-intensity", type=nonnegative, default=1.0, metavar="X",
-                   help="environment light multiplier (default 1)")
+    g.add_argument(
+        "--environment",
+        choices=("on", "off"),
+        default="on",
+        help="the studio environment's light on the materials (default on)",
+    )
+    g.add_argument(
+        "--env-intensity", type=nonnegative, default=1.0, metavar="X", help="environment light multiplier (default 1)"
+    )
     g.add_argument("--env-background", action="store_true", help="show the environment, blurred, as the background")
-    g.add_argument("--tonemap", choices=("pbr-neutral", "aces", "none"), default="pbr-neutral",
-                   help="tone mapper (default pbr-neutral: Khronos PBR Neutral)")
-    g.add_argument("--exposure", type=stops, default=0.0, metavar="EV",
-                   help="exposure in stops: the shaded light is multiplied by 2^EV (default 0)")
-    g.add_argument("--lights", choices=("auto", "file", "studio"), default="auto",
-                   help="the file's KHR_lights_punctual lights or the studio key light (auto: the file's when it "
-                        "has any)")
-    g.add_argument("--aa", choices=("auto", "msaa", "fxaa", "off"), default="auto",
-                   help="anti-aliasing: MSAA (exact edges), FXAA (a post pass, cheaper on dense meshes) or off "
-                        "(default auto: MSAA unless the scene has more triangles than a quarter of the pixels)")
+    g.add_argument(
+        "--tonemap",
+        choices=("pbr-neutral", "aces", "none"),
+        default="pbr-neutral",
+        help="tone mapper (default pbr-neutral: Khronos PBR Neutral)",
+    )
+    g.add_argument(
+        "--exposure",
+        type=stops,
+        default=0.0,
+        metavar="EV",
+        help="exposure in stops: the shaded light is multiplied by 2^EV (default 0)",
+    )
+    g.add_argument(
+        "--lights",
+        choices=("auto", "file", "studio"),
+        default="auto",
+        help="the file's KHR_lights_punctual lights or the studio key light (auto: the file's when it has any)",
+    )
+    g.add_argument(
+        "--aa",
+        choices=("auto", "msaa", "fxaa", "off"),
+        default="auto",
+        help="anti-aliasing: MSAA (exact edges), FXAA (a post pass, cheaper on dense meshes) or off "
+        "(default auto: MSAA unless the scene has more triangles than a quarter of the pixels)",
+    )
 
 
 def look_options(args: argparse.Namespace) -> dict:
     """The fields of ``render.renderer.Look`` set by ``add_look_arguments``' flags."""
-    return {"environment": args.environment == "on", "env_intensity": args.env_intensity,
-            "env_background": args.env_background, "tonemap": args.tonemap, "exposure": args.exposure,
-            "lights": args.lights, "aa": args.aa}
+    return {
+        "environment": args.environment == "on",
+        "env_intensity": args.env_intensity,
+        "env_background": args.env_background,
+        "tonemap": args.tonemap,
+        "exposure": args.exposure,
+        "lights": args.lights,
+        "aa": args.aa,
+    }

@@ -3,14 +3,15 @@
 Writes a copy of the file whose clips are resampled in the chosen interpolation mode, so any engine plays
 back what the compare view showed (``viewer/files/bake.py`` says how each mode is written).
 """
+
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
 from viewer.animation.modes import MODES
-from viewer.cli import args as a
 from viewer.base.errors import UsageError
+from viewer.cli import args as a
 
 NAME = "bake"
 
@@ -22,8 +23,11 @@ def add_parser(subparsers) -> None:
     p.add_argument("--mode", choices=MODES, required=True, help="the interpolation mode to bake in")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--fps", type=a.positive, help="sample at this frame rate (plus every key), as LINEAR/STEP keys")
-    g.add_argument("--keys", action="store_true", help="at the clip's own keys (the default): cubic modes as "
-                                                       "CUBICSPLINE with exact tangents")
+    g.add_argument(
+        "--keys",
+        action="store_true",
+        help="at the clip's own keys (the default): cubic modes as CUBICSPLINE with exact tangents",
+    )
     a.add_animation_argument(p, default="every animation")
     p.add_argument("--quiet", action="store_true", help="no summary on stderr")
 

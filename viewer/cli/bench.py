@@ -1,4 +1,5 @@
 """``animview bench FILE``: measured speed of loading, sampling, pose updates and rendering."""
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,10 @@ def run(args) -> int:
     started = time.perf_counter()
     scene = a.load_scene(args, NAME)  # a still model too: its sampling figures are 0, its render figures count
     load_s = time.perf_counter() - started  # once: a second load would find the files in the OS cache
-    result = {"load_s": load_s, **run_bench(scene, args.frames, args.size, args.render_frames,
-                                            args.allow_outside_folder)}
+    result = {
+        "load_s": load_s,
+        **run_bench(scene, args.frames, args.size, args.render_frames, args.allow_outside_folder),
+    }
     if args.json:
         print(json.dumps(result))
     else:

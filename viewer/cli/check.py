@@ -5,6 +5,7 @@ Prints one block per file that has findings (and every file that fails), then a 
 0, or 1 when a finding at or above ``--fail-on`` (default: error — a file that does not load or is over a
 limit) was found; 2 for bad usage.
 """
+
 from __future__ import annotations
 
 import sys
@@ -18,10 +19,17 @@ NAME = "check"
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(NAME, help="check every .gltf/.glb under the paths: loads, clips, findings")
     p.add_argument("file", nargs="+", metavar="PATH", help=".gltf / .glb files and folders (searched below)")
-    p.add_argument("--fail-on", choices=LEVELS + ("never",), default="error",
-                   help="exit 1 when a finding at this level or above is found (default: error)")
-    p.add_argument("--no-thumbnails", action="store_true",
-                   help="an --html report without thumbnails (by default each clip gets one, in OUT_thumbs/)")
+    p.add_argument(
+        "--fail-on",
+        choices=LEVELS + ("never",),
+        default="error",
+        help="exit 1 when a finding at this level or above is found (default: error)",
+    )
+    p.add_argument(
+        "--no-thumbnails",
+        action="store_true",
+        help="an --html report without thumbnails (by default each clip gets one, in OUT_thumbs/)",
+    )
     la.add_library_arguments(p)
 
 
@@ -38,8 +46,13 @@ def run(args) -> int:
         html = Path(args.html).resolve()
         outdir = html.with_name(html.stem + "_thumbs")
         outdir.mkdir(exist_ok=True)
-        previews = {"outdir": str(outdir), "thumb_size": [192, 144], "preview": None, "preview_size": [320, 240],
-                    "fps": 15.0}
+        previews = {
+            "outdir": str(outdir),
+            "thumb_size": [192, 144],
+            "preview": None,
+            "preview_size": [320, 240],
+            "fps": 15.0,
+        }
     requests = requests_for(files, Limits(args.time_limit, args.memory_limit), previews)
     done = run_library(requests, la.jobs(args), args.scheduler, args.quiet)
     write_reports(done, args)
@@ -72,18 +85,21 @@ def print_results(done) -> None:
         found = [(None, f) for f in r["findings"]] + [(c, f) for c in r["clips"] for f in c["findings"]]
         if not found:
             continue
-        lines.append(f"{r['file']}: " + ", ".join(f"{r['counts'][lv]} {lv}" for lv in reversed(LEVELS)
-                                                   if r["counts"][lv]))
+        lines.append(
+            f"{r['file']}: " + ", ".join(f"{r['counts'][lv]} {lv}" for lv in reversed(LEVELS) if r["counts"][lv])
+        )
         for clip, f in found:
             where = f"clip {clip['index']} {clip['name']!r}: " if clip is not None else ""
             lines.append(f"  {f['level']:<7} {f['code']:<19} {where}{f['pointer'] or '/'}: {f['message']}")
     s = done.summary
     failed = ", ".join(f"{n} {st}" for st, n in s["status"].items() if st != "ok" and n)
-    lines.append(f"checked {s['files']} file{'s' if s['files'] != 1 else ''} ({s['status']['ok']} loaded"
-                 f"{', ' + failed if failed else ''}), {s['clips']} clips: "
-                 + ", ".join(f"{s['findings'][lv]} {lv}" for lv in reversed(LEVELS))
-                 + f"; {s['seconds']:.1f} s on {done.workers}"
-                 + (f"; {s['retried']} file(s) retried after a worker died" if s["retried"] else ""))
+    lines.append(
+        f"checked {s['files']} file{'s' if s['files'] != 1 else ''} ({s['status']['ok']} loaded"
+        f"{', ' + failed if failed else ''}), {s['clips']} clips: "
+        + ", ".join(f"{s['findings'][lv]} {lv}" for lv in reversed(LEVELS))
+        + f"; {s['seconds']:.1f} s on {done.workers}"
+        + (f"; {s['retried']} file(s) retried after a worker died" if s["retried"] else "")
+    )
     try:
         sys.stdout.write("\n".join(lines) + "\n")
     except BrokenPipeError:

@@ -3,6 +3,7 @@
 Bad input (a file that is not valid glTF, a bad argument) prints exactly one line on stderr and
 exits with status 2 — never a traceback. Without a subcommand, ``animview [FILE]`` opens the viewer.
 """
+
 from __future__ import annotations
 
 import gc
@@ -11,8 +12,8 @@ import sys
 import warnings
 from typing import Sequence
 
-from viewer.cli.args import Parser
 from viewer.base.errors import GltfError, GltfWarning, UsageError
+from viewer.cli.args import Parser
 
 EXIT_BAD_INPUT = 2
 # Each is the module viewer.cli.<name>, imported when its command runs (or the help lists them all), so a
@@ -28,9 +29,12 @@ def command(name: str):
 def build_parser(only: str | None = None) -> Parser:
     """The ``animview`` parser with every subcommand, or with ``only`` that one (its own usage, help and
     errors are the same either way)."""
-    parser = Parser(prog="animview", description="glTF 2.0 animation viewer",
-                    epilog="animview [FILE] [--animation K] [--speed S] [--paused] [--time T] [--window W] opens "
-                           "the viewer window (no FILE: the built-in demo); 'animview FILE -h' lists its options.")
+    parser = Parser(
+        prog="animview",
+        description="glTF 2.0 animation viewer",
+        epilog="animview [FILE] [--animation K] [--speed S] [--paused] [--time T] [--window W] opens "
+        "the viewer window (no FILE: the built-in demo); 'animview FILE -h' lists its options.",
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for name in COMMANDS if only is None else (only,):
         command(name).add_parser(sub)

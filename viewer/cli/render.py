@@ -6,41 +6,66 @@
 exactly at the end time (``viewer.export.frame_times``). Bad arguments raise ``UsageError`` (one
 line, exit 2, printed by ``viewer.cli``); so does a file that is not glTF (``GltfError``).
 """
+
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
 from viewer.animation.modes import MODES
-from viewer.cli import args as a
 from viewer.base.errors import UsageError
+from viewer.cli import args as a
 
 NAME = "render"
 
 
 def add_parser(subparsers) -> None:
     """Add ``render`` to the ``animview`` subcommands (``subparsers`` from ``add_subparsers``)."""
-    p = subparsers.add_parser(NAME, help="render a frame, a PNG sequence, a GIF or an MP4 headless; or, with "
-                                         "--outdir, previews and a contact sheet of every file under the paths")
-    p.add_argument("file", nargs="+", metavar="FILE",
-                   help="a .gltf or .glb file (with --outdir: files and folders, searched below)")
-    p.add_argument("--allow-outside-folder", action="store_true",
-                   help="let the file's buffer and image URIs name files outside its folder (refused by "
-                        "default: only regular files inside the model's folder tree are read)")
-    p.add_argument("-o", "--output", metavar="OUT",
-                   help="OUT.png (one frame), OUT_%%04d.png (sequence), OUT.gif or OUT.mp4")
+    p = subparsers.add_parser(
+        NAME,
+        help="render a frame, a PNG sequence, a GIF or an MP4 headless; or, with "
+        "--outdir, previews and a contact sheet of every file under the paths",
+    )
+    p.add_argument(
+        "file",
+        nargs="+",
+        metavar="FILE",
+        help="a .gltf or .glb file (with --outdir: files and folders, searched below)",
+    )
+    p.add_argument(
+        "--allow-outside-folder",
+        action="store_true",
+        help="let the file's buffer and image URIs name files outside its folder (refused by "
+        "default: only regular files inside the model's folder tree are read)",
+    )
+    p.add_argument(
+        "-o", "--output", metavar="OUT", help="OUT.png (one frame), OUT_%%04d.png (sequence), OUT.gif or OUT.mp4"
+    )
     p.add_argument("--time", type=a.seconds, default=0.0, help="seconds, for a single PNG (default 0)")
-    p.add_argument("--size", type=a.size, default=None, metavar="WxH",
-                   help="pixels (default 640x480; previews of --outdir: 320x240)")
+    p.add_argument(
+        "--size",
+        type=a.size,
+        default=None,
+        metavar="WxH",
+        help="pixels (default 640x480; previews of --outdir: 320x240)",
+    )
     a.add_animation_argument(p)
     p.add_argument("--fps", type=a.positive, default=30.0, help="frames per second of a sequence (default 30)")
     p.add_argument("--start", type=a.seconds, default=None, help="first time of a sequence (default 0)")
     p.add_argument("--end", type=a.seconds, default=None, help="last time of a sequence (default: the clip's end)")
-    p.add_argument("--camera", default="auto", metavar="auto|K|NAME",
-                   help="auto (orbit view fitted to the whole clip) or a glTF camera by index or name")
-    p.add_argument("--frame", choices=("auto", "clip", "pose"), default="auto",
-                   help="what the auto camera fits: the whole clip, or the pose at --time (auto: the pose for a "
-                        "single PNG of a model that crosses the scene, else the whole clip; not with --compare or --camera K)")
+    p.add_argument(
+        "--camera",
+        default="auto",
+        metavar="auto|K|NAME",
+        help="auto (orbit view fitted to the whole clip) or a glTF camera by index or name",
+    )
+    p.add_argument(
+        "--frame",
+        choices=("auto", "clip", "pose"),
+        default="auto",
+        help="what the auto camera fits: the whole clip, or the pose at --time (auto: the pose for a "
+        "single PNG of a model that crosses the scene, else the whole clip; not with --compare or --camera K)",
+    )
     p.add_argument("--yaw", type=a.degrees, default=None, help="auto camera: degrees around +Y from +Z")
     p.add_argument("--pitch", type=a.degrees, default=None, help="auto camera: degrees above the ground")
     p.add_argument("--zoom", type=a.positive, default=1.0, help="auto camera: >1 moves closer")
@@ -51,15 +76,28 @@ def add_parser(subparsers) -> None:
     p.add_argument("--samples", type=int, choices=(0, 2, 4), default=4, help="MSAA samples (default 4)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     a.add_look_arguments(p)
-    p.add_argument("--overlay", action="store_true",
-                   help="draw the viewer's timeline and panels over the frames, as the window shows them")
-    p.add_argument("--compare", type=a.modes_argument, default=None, metavar="M1,M2[,M3[,M4]]",
-                   help="one pane per interpolation mode, side by side (2x2 for four), one camera and time")
+    p.add_argument(
+        "--overlay",
+        action="store_true",
+        help="draw the viewer's timeline and panels over the frames, as the window shows them",
+    )
+    p.add_argument(
+        "--compare",
+        type=a.modes_argument,
+        default=None,
+        metavar="M1,M2[,M3[,M4]]",
+        help="one pane per interpolation mode, side by side (2x2 for four), one camera and time",
+    )
     p.add_argument("--trails", action="store_true", help="with --compare: motion trails with key dots")
     p.add_argument("--ghosts", action="store_true", help="with --compare: the mesh at every key time, faded")
     p.add_argument("--curves", action="store_true", help="with --compare: plot the channel in every mode below")
-    p.add_argument("--node", type=int, default=None, metavar="K",
-                   help="with --compare: node the trails and curves follow (default: the three that move most)")
+    p.add_argument(
+        "--node",
+        type=int,
+        default=None,
+        metavar="K",
+        help="with --compare: node the trails and curves follow (default: the three that move most)",
+    )
     from viewer.cli import render_library
 
     render_library.add_arguments(p)
@@ -90,8 +128,10 @@ def run(args) -> int:
         raise UsageError("animview render: -o OUT renders one FILE; for several use --outdir DIR")
     args.file = args.file[0]
     if Path(args.file).is_dir():
-        raise UsageError(f"animview render: {args.file!r} is a folder: -o OUT renders one FILE; for the files in a "
-                         "folder use --outdir DIR")
+        raise UsageError(
+            f"animview render: {args.file!r} is a folder: -o OUT renders one FILE; for the files in a "
+            "folder use --outdir DIR"
+        )
     if args.size is None:
         args.size = (640, 480)
     from viewer import export
@@ -103,15 +143,24 @@ def run(args) -> int:
     if not parent.is_dir():
         raise UsageError(f"animview render: the folder {str(parent)!r} of {out!r} does not exist")
     if kind == "mp4" and (args.size[0] % 2 or args.size[1] % 2):
-        raise UsageError(f"animview render: MP4 (H.264, yuv420p) needs an even width and height, got "
-                         f"{args.size[0]}x{args.size[1]}")
+        raise UsageError(
+            f"animview render: MP4 (H.264, yuv420p) needs an even width and height, got {args.size[0]}x{args.size[1]}"
+        )
     scene = a.load_scene(args, NAME)
     clip = a.pick_clip(scene, args.animation, NAME)
     options = RenderOptions(grid=not args.no_grid, axes=not args.no_axes, look=Look(**a.look_options(args)))
     if args.background is not None:
         options.background = args.background
-    view = export.View(size=args.size, camera=a.pick_camera(scene, args.camera, NAME), yaw=args.yaw,
-                         pitch=args.pitch, zoom=args.zoom, samples=args.samples, mode=args.mode, options=options)
+    view = export.View(
+        size=args.size,
+        camera=a.pick_camera(scene, args.camera, NAME),
+        yaw=args.yaw,
+        pitch=args.pitch,
+        zoom=args.zoom,
+        samples=args.samples,
+        mode=args.mode,
+        options=options,
+    )
     frame_pose, clip_box = _frame_pose(args, kind, scene, clip)
     if frame_pose:
         view.frame_at = args.time
@@ -171,8 +220,8 @@ def _frame_pose(args, kind: str, scene, clip):
         return True, None
     if kind != "png" or args.compare is not None:
         return False, None
-    from viewer.pose.bounds import clip_bounds
     from viewer.export.offscreen import pose_bounds_at, travels
+    from viewer.pose.bounds import clip_bounds
 
     clip_box = clip_bounds(scene, clip, mode=args.mode)
     return travels(*clip_box, *pose_bounds_at(scene, clip, args.time, args.mode)), clip_box

@@ -1,4 +1,5 @@
 """``animview sample FILE``: animation values at chosen times, as text or DESIGN's JSON schema."""
+
 from __future__ import annotations
 
 import json

@@ -6,6 +6,7 @@ The main loop is moderngl-window's, written out so the viewer's GL objects are r
 still exists (``run_window_config_instance`` destroys the window first) and so it can stop after
 ``--frames`` frames (smoke tests, start-up timing) and cap the frame rate when there is no vsync (Xvfb).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -14,9 +15,9 @@ import time
 from pathlib import Path
 
 from viewer.animation.modes import MODES
+from viewer.base.errors import UsageError
 from viewer.cli import args as a
 from viewer.demo import DEFAULT_DEMO
-from viewer.base.errors import UsageError
 
 WINDOW_CLASSES = ("pyglet", "glfw", "sdl2", "pygame2", "pyqt5", "pyside2", "tk", "headless")
 MAX_FPS = 60.0
@@ -31,18 +32,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time", type=a.seconds, default=0.0, metavar="T", help="start at T seconds")
     parser.add_argument("--mode", choices=MODES, default="authored", help="interpolation mode")
     parser.add_argument("--fps", type=a.positive, default=30.0, help="frame rate for frame stepping and the ruler")
-    parser.add_argument("--compare", type=a.modes_argument, default=None, metavar="M1,M2[,M3[,M4]]",
-                        help="start in compare view: one pane per interpolation mode (C toggles it)")
-    parser.add_argument("--window", choices=WINDOW_CLASSES, default="pyglet",
-                        help="moderngl-window window class (default pyglet; headless needs --backend egl)")
+    parser.add_argument(
+        "--compare",
+        type=a.modes_argument,
+        default=None,
+        metavar="M1,M2[,M3[,M4]]",
+        help="start in compare view: one pane per interpolation mode (C toggles it)",
+    )
+    parser.add_argument(
+        "--window",
+        choices=WINDOW_CLASSES,
+        default="pyglet",
+        help="moderngl-window window class (default pyglet; headless needs --backend egl)",
+    )
     parser.add_argument("--backend", help="context backend, e.g. egl for --window headless")
     parser.add_argument("--size", type=a.size, default=(1280, 720), help="window size WIDTHxHEIGHT")
     parser.add_argument("--frames", type=int, metavar="N", help="quit after N frames")
-    parser.add_argument("--camera", default="auto", metavar="auto|K|NAME",
-                        help="look through the file's camera K (by index or name) instead of the orbit camera")
+    parser.add_argument(
+        "--camera",
+        default="auto",
+        metavar="auto|K|NAME",
+        help="look through the file's camera K (by index or name) instead of the orbit camera",
+    )
     a.add_look_arguments(parser)
-    parser.add_argument("--screenshot-dir", type=Path, default=Path("."),
-                        help="where P saves screenshots and E saves GIFs of the loop range")
+    parser.add_argument(
+        "--screenshot-dir",
+        type=Path,
+        default=Path("."),
+        help="where P saves screenshots and E saves GIFs of the loop range",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -60,15 +78,28 @@ def run(args: argparse.Namespace) -> int:
 
     from viewer.app.window import ViewerApp, ViewOptions
 
-    options = ViewOptions(path=path, animation=clip.index if clip is not None else 0, speed=args.speed, paused=args.paused,
-                          time=args.time, mode=args.mode, fps=args.fps, screenshot_dir=args.screenshot_dir,
-                          compare=args.compare, allow_outside_folder=args.allow_outside_folder,
-                          camera=None if camera == "auto" else camera, look=a.look_options(args))
+    options = ViewOptions(
+        path=path,
+        animation=clip.index if clip is not None else 0,
+        speed=args.speed,
+        paused=args.paused,
+        time=args.time,
+        mode=args.mode,
+        fps=args.fps,
+        screenshot_dir=args.screenshot_dir,
+        compare=args.compare,
+        allow_outside_folder=args.allow_outside_folder,
+        camera=None if camera == "auto" else camera,
+        look=a.look_options(args),
+    )
     try:
         wnd = open_window(args.window, args.size, args.backend)
     except Exception as exc:  # pyglet / glfw raise their own types when there is no display
-        print(f"animview: cannot open a {args.window} window ({exc}); without a display use "
-              "'--window headless --backend egl' or 'animview render'", file=sys.stderr)
+        print(
+            f"animview: cannot open a {args.window} window ({exc}); without a display use "
+            "'--window headless --backend egl' or 'animview render'",
+            file=sys.stderr,
+        )
         return 1
     app = ViewerApp(ctx=wnd.ctx, wnd=wnd, options=options, scene=scene)
     if args.window == "glfw":  # moderngl-window 3.1's glfw window forwards no file drops; glfw reports them
@@ -82,13 +113,24 @@ def run(args: argparse.Namespace) -> int:
 def open_window(name: str, size: tuple[int, int], backend: str | None = None):
     """A moderngl-window window of class ``name``, made current, with the viewer's settings."""
     import moderngl_window as mglw
+
     from viewer.app.window import ViewerApp
 
     mglw.setup_basic_logging(ViewerApp.log_level)
     cls = mglw.get_local_window_cls(name)
-    wnd = cls(title=ViewerApp.title, size=size, fullscreen=False, resizable=ViewerApp.resizable, visible=True,
-              gl_version=ViewerApp.gl_version, aspect_ratio=ViewerApp.aspect_ratio, vsync=ViewerApp.vsync,
-              samples=0 if name == "headless" else ViewerApp.samples, cursor=True, backend=backend)
+    wnd = cls(
+        title=ViewerApp.title,
+        size=size,
+        fullscreen=False,
+        resizable=ViewerApp.resizable,
+        visible=True,
+        gl_version=ViewerApp.gl_version,
+        aspect_ratio=ViewerApp.aspect_ratio,
+        vsync=ViewerApp.vsync,
+        samples=0 if name == "headless" else ViewerApp.samples,
+        cursor=True,
+        backend=backend,
+    )
     mglw.activate_context(window=wnd)
     return wnd
 

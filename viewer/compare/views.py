@@ -10,15 +10,16 @@ Pure numpy (no GL, no window), so every number the compare view draws is tested 
 * ``readout``: the selected node's local values in every mode at one time, and the difference from
   ``authored``; with the scene, also those of its material(s), camera and light (``related_channels``).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from viewer.base import math3d
 from viewer.animation.clip import Channel, Clip
 from viewer.animation.modes import MODES
+from viewer.base import math3d
 from viewer.pose.pose import Pose
 from viewer.scene.scene import Scene
 
@@ -140,8 +141,7 @@ class Trail:
         return np.asarray(at).reshape(self.points.shape[1:])
 
 
-def trail(scene: Scene, clip: Clip, mode: str, nodes: np.ndarray | None = None,
-          samples: int = TRAIL_SAMPLES) -> Trail:
+def trail(scene: Scene, clip: Clip, mode: str, nodes: np.ndarray | None = None, samples: int = TRAIL_SAMPLES) -> Trail:
     """The world path of ``nodes`` (default: every animated node) over the whole clip in ``mode``."""
     nodes = animated_nodes(scene, clip) if nodes is None else np.asarray(nodes, dtype=np.int64).reshape(-1)
     times = trail_times(clip, samples)
@@ -273,16 +273,20 @@ def readout_key(ch: Channel) -> str:
     return ch.path if ch.element is None else f"{ch.path}[{ch.element}]"
 
 
-def readout(clip: Clip, node: int, t: float, modes: tuple[str, ...],
-            scene: Scene | None = None) -> dict[str, dict[str, np.ndarray]]:
+def readout(
+    clip: Clip, node: int, t: float, modes: tuple[str, ...], scene: Scene | None = None
+) -> dict[str, dict[str, np.ndarray]]:
     """The node's animated values at time t (seconds) per mode: {mode: {key: (W,)}} (keys: ``readout_key``).
 
     Without ``scene`` only the node's own channels; with it also its material(s), camera and light
     (``related_channels``). A ``"Δ " + key`` entry holds the difference from ``authored`` (for rotations, the
     angle between the two quaternions in degrees, which does not depend on the quaternions' signs).
     """
-    rows = (related_channels(scene, clip, node) if scene is not None else
-            [c for c, ch in enumerate(clip.channels) if ch.consumer == "node" and ch.node == node])
+    rows = (
+        related_channels(scene, clip, node)
+        if scene is not None
+        else [c for c, ch in enumerate(clip.channels) if ch.consumer == "node" and ch.node == node]
+    )
     reference = clip.sample(float(t), "authored")
     out: dict[str, dict[str, np.ndarray]] = {}
     for mode in modes:

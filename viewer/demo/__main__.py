@@ -12,9 +12,10 @@ one buffer embedded as a base64 ``data:`` URI.
 | ``irregular.gltf`` | a ball on a zig-zag with irregular key times, where Catmull-Rom and linear differ |
 | ``skinned_arm.gltf`` | a three-joint skinned arm waving |
 | ``morph_shape.gltf`` | a box with two morph targets (bulge, twist) animated by weights |
-| ``materials.gltf`` | seven turning spheres, one PBR material each (clearcoat, sheen, glass, emissive …), a sweeping spot |
+| ``materials.gltf`` | seven turning spheres, one PBR material each (clearcoat, sheen, glass …), a sweeping spot |
 | ``pointers.gltf`` | KHR_animation_pointer: colour, emissive strength, texture offset, spot cone, yfov, visibility |
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,8 +23,8 @@ import sys
 from pathlib import Path
 from typing import Callable, Sequence
 
-from viewer.demo import basic, deform, materials, pointers
 from viewer.base.resources import REPO_ROOT
+from viewer.demo import basic, deform, materials, pointers
 
 DEMOS: dict[str, Callable[[], str]] = {
     "triangle.gltf": basic.triangle,
@@ -57,10 +58,15 @@ def write_all(out_dir: str | Path) -> list[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m viewer.demo",
-                                     description="Generate the built-in demo glTF scenes.")
-    parser.add_argument("--out", type=Path, default=REPO_ROOT / "assets",
-                        help="folder to write into (default: the repository's assets/)")
+    parser = argparse.ArgumentParser(
+        prog="python -m viewer.demo", description="Generate the built-in demo glTF scenes."
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=REPO_ROOT / "assets",
+        help="folder to write into (default: the repository's assets/)",
+    )
     args = parser.parse_args(argv)
     for path in write_all(args.out):
         print(f"wrote {path} ({path.stat().st_size} bytes)")

@@ -2,6 +2,7 @@
 
 Each function returns the finished ``.gltf`` text (see ``builder.DemoWriter.dumps``).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,8 +16,15 @@ Z_AXIS = (0.0, 0.0, 1.0)
 # (0.707 as the tutorial writes it, not √½: the viewer normalizes rotation keys when it samples them).
 TUTORIAL_POSITIONS = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
 TUTORIAL_TIMES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
-TUTORIAL_ROTATIONS = np.array([[0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.707, 0.707], [0.0, 0.0, 1.0, 0.0],
-                               [0.0, 0.0, 0.707, -0.707], [0.0, 0.0, 0.0, 1.0]])
+TUTORIAL_ROTATIONS = np.array(
+    [
+        [0.0, 0.0, 0.0, 1.0],
+        [0.0, 0.0, 0.707, 0.707],
+        [0.0, 0.0, 1.0, 0.0],
+        [0.0, 0.0, 0.707, -0.707],
+        [0.0, 0.0, 0.0, 1.0],
+    ]
+)
 
 # Interpolation demo: one set of keys, played STEP / LINEAR / CUBICSPLINE side by side.
 MODE_TIMES = np.array([0.0, 1.0, 2.0, 3.0, 4.0])
@@ -26,13 +34,17 @@ MODE_HEIGHTS = np.array([-1.0, 1.0, -0.5, 1.0, -1.0])  # translation y at each k
 MODE_HEIGHT_SLOPES = np.array([0.0, 3.0, -3.0, 3.0, 0.0])
 MODE_ANGLES = np.radians([0.0, 45.0, 0.0, -45.0, 0.0])  # rocking about z
 MODE_ANGLE_RATES = np.radians([0.0, 60.0, -90.0, -60.0, 0.0])  # rad/s, again overshooting ±45°
-MODE_COLUMNS = (("STEP", -3.0, (0.9, 0.3, 0.25, 1.0)), ("LINEAR", 0.0, (0.3, 0.8, 0.35, 1.0)),
-                ("CUBICSPLINE", 3.0, (0.25, 0.5, 0.95, 1.0)))
+MODE_COLUMNS = (
+    ("STEP", -3.0, (0.9, 0.3, 0.25, 1.0)),
+    ("LINEAR", 0.0, (0.3, 0.8, 0.35, 1.0)),
+    ("CUBICSPLINE", 3.0, (0.25, 0.5, 0.95, 1.0)),
+)
 
 # Irregular timing: short and long intervals mixed, on a zig-zag in the XY plane.
 IRREGULAR_TIMES = np.array([0.0, 0.3, 0.45, 1.5, 1.7, 3.0])
-IRREGULAR_PATH = np.array([[-2.5, -0.5, 0.0], [-1.5, 1.0, 0.0], [-1.0, -1.0, 0.0], [0.5, 1.2, 0.0],
-                           [1.5, -0.8, 0.0], [2.5, 0.6, 0.0]])
+IRREGULAR_PATH = np.array(
+    [[-2.5, -0.5, 0.0], [-1.5, 1.0, 0.0], [-1.0, -1.0, 0.0], [0.5, 1.2, 0.0], [1.5, -0.8, 0.0], [2.5, 0.6, 0.0]]
+)
 
 
 def triangle() -> str:
@@ -82,8 +94,9 @@ def irregular() -> str:
     keys_mesh = w.mesh("key markers", *markers, w.material("key marker", (0.6, 0.6, 0.65, 1.0)))
     ball_node = w.node("ball", translation=IRREGULAR_PATH[0], mesh=ball)
     keys_node = w.node("key positions", mesh=keys_mesh)
-    w.animation("Irregular timing", [dict(node=ball_node, path="translation", times=IRREGULAR_TIMES,
-                                          values=IRREGULAR_PATH)])
+    w.animation(
+        "Irregular timing", [dict(node=ball_node, path="translation", times=IRREGULAR_TIMES, values=IRREGULAR_PATH)]
+    )
     return w.dumps([ball_node, keys_node])
 
 

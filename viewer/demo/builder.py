@@ -8,6 +8,7 @@ reproducible: see ``viewer.files.writer``. Only what differs from the spec's def
 Matrices are given in math convention (``M[row][col]``, column vectors) and stored column-major,
 as glTF requires. Quaternions are ``[x, y, z, w]``.
 """
+
 from __future__ import annotations
 
 from typing import Any, Sequence
@@ -27,35 +28,82 @@ class DemoWriter(writer.ModelWriter):
     def __init__(self) -> None:
         super().__init__(generator=GENERATOR)
 
-    def material(self, name: str, color: Sequence[float], double_sided: bool = False,
-                 metallic: float = 0.0, roughness: float = 0.6) -> int:
+    def material(
+        self,
+        name: str,
+        color: Sequence[float],
+        double_sided: bool = False,
+        metallic: float = 0.0,
+        roughness: float = 0.6,
+    ) -> int:
         """A plain PBR material: ``color`` is linear RGBA baseColorFactor."""
-        pbr = PbrMetallicRoughness(baseColorFactor=[float(c) for c in color], metallicFactor=metallic,
-                                   roughnessFactor=roughness)
-        return self.add("materials", Material(name=name, pbrMetallicRoughness=pbr, emissiveFactor=None,
-                                              alphaMode=None, doubleSided=double_sided or None))
+        pbr = PbrMetallicRoughness(
+            baseColorFactor=[float(c) for c in color], metallicFactor=metallic, roughnessFactor=roughness
+        )
+        return self.add(
+            "materials",
+            Material(
+                name=name,
+                pbrMetallicRoughness=pbr,
+                emissiveFactor=None,
+                alphaMode=None,
+                doubleSided=double_sided or None,
+            ),
+        )
 
-    def mesh(self, name: str, positions: np.ndarray, normals: np.ndarray, indices: np.ndarray, material: int,
-             extra_attributes: dict[str, int] | None = None, targets: list[dict[str, np.ndarray]] | None = None,
-             weights: Sequence[float] | None = None, target_names: Sequence[str] | None = None) -> int:
+    def mesh(
+        self,
+        name: str,
+        positions: np.ndarray,
+        normals: np.ndarray,
+        indices: np.ndarray,
+        material: int,
+        extra_attributes: dict[str, int] | None = None,
+        targets: list[dict[str, np.ndarray]] | None = None,
+        weights: Sequence[float] | None = None,
+        target_names: Sequence[str] | None = None,
+    ) -> int:
         """A one-primitive triangle mesh. Morph ``targets`` are (n, 3) deltas keyed by semantic."""
-        attributes = Attributes(POSITION=self.add_accessor(positions, target=ARRAY_BUFFER, min_max=True),
-                                NORMAL=self.add_accessor(normals, target=ARRAY_BUFFER), **(extra_attributes or {}))
+        attributes = Attributes(
+            POSITION=self.add_accessor(positions, target=ARRAY_BUFFER, min_max=True),
+            NORMAL=self.add_accessor(normals, target=ARRAY_BUFFER),
+            **(extra_attributes or {}),
+        )
         index_type = np.uint16 if len(positions) < 65536 else np.uint32
         index = self.add_accessor(np.asarray(indices, index_type).reshape(-1), target=ELEMENT_ARRAY_BUFFER)
         # POSITION deltas need min/max too (§3.7.2.2: "required for POSITION").
-        morphs = [Attributes(**{k: self.add_accessor(v, target=ARRAY_BUFFER, min_max=k == "POSITION")
-                                for k, v in t.items()}) for t in targets or ()]
+        morphs = [
+            Attributes(**{k: self.add_accessor(v, target=ARRAY_BUFFER, min_max=k == "POSITION") for k, v in t.items()})
+            for t in targets or ()
+        ]
         prim = Primitive(attributes=attributes, indices=index, material=material, targets=morphs)
-        return self.add("meshes", Mesh(name=name, primitives=[prim],
-                                       weights=None if weights is None else [float(w) for w in weights],
-                                       extras={"targetNames": list(target_names)} if target_names else {}))
+        return self.add(
+            "meshes",
+            Mesh(
+                name=name,
+                primitives=[prim],
+                weights=None if weights is None else [float(w) for w in weights],
+                extras={"targetNames": list(target_names)} if target_names else {},
+            ),
+        )
 
-    def node(self, name: str, translation: Sequence[float] | None = None, rotation: Sequence[float] | None = None,
-             **extra: Any) -> int:
+    def node(
+        self,
+        name: str,
+        translation: Sequence[float] | None = None,
+        rotation: Sequence[float] | None = None,
+        **extra: Any,
+    ) -> int:
         """A node; ``extra`` may hold mesh, skin, children."""
-        return self.add("nodes", Node(name=name, translation=None if translation is None else f32_list(translation),
-                                      rotation=None if rotation is None else f32_list(rotation), **extra))
+        return self.add(
+            "nodes",
+            Node(
+                name=name,
+                translation=None if translation is None else f32_list(translation),
+                rotation=None if rotation is None else f32_list(rotation),
+                **extra,
+            ),
+        )
 
     def animation(self, name: str, channels: list[dict[str, Any]]) -> int:
         """One animation; each channel: node, path, times (k,), values (k·(3 if cubic), W), interpolation.

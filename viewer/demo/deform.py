@@ -2,6 +2,7 @@
 
 Each function returns the finished ``.gltf`` text (see ``builder.DemoWriter.dumps``).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -54,10 +55,13 @@ def skinned_arm() -> str:
     weights = arm_weights(positions[:, 1] - ARM_BASE).astype(np.float32)
     weights[:, 0] = 1.0 - weights[:, 1:].sum(axis=1)  # exact sum to 1 in float32
     joints = np.tile(np.array([0, 1, 2, 0], np.uint8), (len(positions), 1))
-    skin_attributes = {"JOINTS_0": w.add_accessor(joints, target=ARRAY_BUFFER),
-                       "WEIGHTS_0": w.add_accessor(weights, target=ARRAY_BUFFER)}
-    mesh = w.mesh("arm", positions, normals, indices, w.material("arm", (0.85, 0.7, 0.55, 1.0)),
-                  extra_attributes=skin_attributes)
+    skin_attributes = {
+        "JOINTS_0": w.add_accessor(joints, target=ARRAY_BUFFER),
+        "WEIGHTS_0": w.add_accessor(weights, target=ARRAY_BUFFER),
+    }
+    mesh = w.mesh(
+        "arm", positions, normals, indices, w.material("arm", (0.85, 0.7, 0.55, 1.0)), extra_attributes=skin_attributes
+    )
     arm = w.node("arm", mesh=mesh, skin=0)
     rises = np.diff(ARM_BASE + JOINT_HEIGHTS, prepend=0.0)  # each joint's rest height above its parent
     # Joint nodes: the shoulder at the arm's base, each child one segment further up its parent's +Y.
@@ -67,12 +71,22 @@ def skinned_arm() -> str:
         w.node(name, translation=(0.0, float(rises[k]), 0.0), rotation=(0.0, 0.0, 0.0, 1.0), **extra)
     inverse_bind = np.tile(np.eye(4), (len(JOINT_NAMES), 1, 1))
     inverse_bind[:, 1, 3] = -(ARM_BASE + JOINT_HEIGHTS)  # undo each joint's bind-pose world translation
-    w.add("skins", Skin(name="arm skin", inverseBindMatrices=w.add_accessor(inverse_bind), joints=joint_nodes,
-                        skeleton=joint_nodes[0]))
-    w.animation("Wave", [
-        dict(node=joint_nodes[1], path="rotation", times=WAVE_TIMES, values=quat_about(Z_AXIS, WAVE_ELBOW)),
-        dict(node=joint_nodes[2], path="rotation", times=WAVE_TIMES, values=quat_about(Z_AXIS, WAVE_WRIST)),
-    ])
+    w.add(
+        "skins",
+        Skin(
+            name="arm skin",
+            inverseBindMatrices=w.add_accessor(inverse_bind),
+            joints=joint_nodes,
+            skeleton=joint_nodes[0],
+        ),
+    )
+    w.animation(
+        "Wave",
+        [
+            dict(node=joint_nodes[1], path="rotation", times=WAVE_TIMES, values=quat_about(Z_AXIS, WAVE_ELBOW)),
+            dict(node=joint_nodes[2], path="rotation", times=WAVE_TIMES, values=quat_about(Z_AXIS, WAVE_WRIST)),
+        ],
+    )
     return w.dumps([arm, joint_nodes[0]])
 
 
@@ -82,7 +96,7 @@ def bulged(positions: np.ndarray, normals: np.ndarray) -> np.ndarray:
     Face edges do not move, so neighbouring faces stay joined.
     """
     in_face = positions * (1.0 - np.abs(normals))  # the normal's axis zeroed (cube of half-size 1)
-    amount = BULGE * np.prod(1.0 - in_face ** 2, axis=1)
+    amount = BULGE * np.prod(1.0 - in_face**2, axis=1)
     return positions + amount[:, None] * normals
 
 
@@ -100,10 +114,17 @@ def morph_shape() -> str:
     positions, normals, indices = shapes.box((2.0, 2.0, 2.0), divisions=MORPH_DIVISIONS)
     targets = []
     for moved in (bulged(positions, normals), twisted(positions)):
-        targets.append({"POSITION": moved - positions,
-                        "NORMAL": shapes.vertex_normals(moved, indices) - normals})
-    mesh = w.mesh("morph box", positions, normals, indices, w.material("morph", (0.55, 0.45, 0.9, 1.0)),
-                  targets=targets, weights=(0.0, 0.0), target_names=("bulge", "twist"))
+        targets.append({"POSITION": moved - positions, "NORMAL": shapes.vertex_normals(moved, indices) - normals})
+    mesh = w.mesh(
+        "morph box",
+        positions,
+        normals,
+        indices,
+        w.material("morph", (0.55, 0.45, 0.9, 1.0)),
+        targets=targets,
+        weights=(0.0, 0.0),
+        target_names=("bulge", "twist"),
+    )
     node = w.node("morph shape", mesh=mesh)
     w.animation("Morph", [dict(node=node, path="weights", times=MORPH_TIMES, values=MORPH_WEIGHTS.reshape(-1))])
     return w.dumps([node])

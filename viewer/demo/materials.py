@@ -12,6 +12,7 @@ Textures are tiny PNGs made here from numpy arrays and written with stored (unco
 the bytes do not depend on the zlib build at hand (zlib and zlib-ng compress the same pixels differently)
 and the file regenerates byte for byte everywhere. Pillow decodes them like any other PNG.
 """
+
 from __future__ import annotations
 
 import struct
@@ -19,8 +20,7 @@ import zlib
 from typing import Any
 
 import numpy as np
-from pygltflib import (Attributes, Image, Material, Mesh, PbrMetallicRoughness, Primitive, Sampler, Texture,
-                       TextureInfo)
+from pygltflib import Attributes, Image, Material, Mesh, PbrMetallicRoughness, Primitive, Sampler, Texture, TextureInfo
 
 from viewer.demo import shapes
 from viewer.demo.builder import DemoWriter, quat_about
@@ -49,8 +49,13 @@ SWEEP_TIMES = np.array([0.0, 0.5 * DURATION, DURATION])
 SWEEP_X = np.array([-SPOT_X, SPOT_X, -SPOT_X])
 
 LIGHTS = [
-    {"name": "sweeping spot", "type": "spot", "color": [1.0, 0.96, 0.9], "intensity": 40.0,
-     "spot": {"innerConeAngle": 0.26, "outerConeAngle": 0.34}},
+    {
+        "name": "sweeping spot",
+        "type": "spot",
+        "color": [1.0, 0.96, 0.9],
+        "intensity": 40.0,
+        "spot": {"innerConeAngle": 0.26, "outerConeAngle": 0.34},
+    },
     {"name": "fixed point light", "type": "point", "color": [0.85, 0.9, 1.0], "intensity": 9.0},
 ]
 POINT_POSITION = (-2.6, 2.8, 2.2)
@@ -61,28 +66,74 @@ NEAREST, LINEAR_MIPMAP_LINEAR = 9728, 9987
 # Per sphere, left to right: node name, pbrMetallicRoughness fields, other material fields, extensions.
 # Colours are linear RGB(A). "stripes" is the greyscale meridian-band texture (it multiplies the factor).
 SPHERES: list[tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]]] = [
-    ("rough dielectric", {"baseColorFactor": [0.8, 0.06, 0.05, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.8,
-                          "baseColorTexture": "stripes"}, {}, {}),
-    ("polished metal", {"baseColorFactor": [1.0, 0.766, 0.336, 1.0], "metallicFactor": 1.0,
-                        "roughnessFactor": 0.15}, {}, {}),
-    ("clearcoat", {"baseColorFactor": [0.8, 0.06, 0.05, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.8,
-                   "baseColorTexture": "stripes"}, {},
-     {"KHR_materials_clearcoat": {"clearcoatFactor": 1.0, "clearcoatRoughnessFactor": 0.03}}),
-    ("glass", {"baseColorFactor": [1.0, 1.0, 1.0, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.0}, {},
-     {"KHR_materials_transmission": {"transmissionFactor": 1.0},
-      "KHR_materials_ior": {"ior": 1.5},
-      "KHR_materials_volume": {"thicknessFactor": 2.0 * RADIUS, "attenuationDistance": 0.8,
-                               "attenuationColor": [0.75, 0.95, 0.9]}}),
-    ("sheen cloth", {"baseColorFactor": [0.02, 0.04, 0.22, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.9,
-                     "baseColorTexture": "stripes"}, {},
-     {"KHR_materials_sheen": {"sheenColorFactor": [0.55, 0.65, 1.0], "sheenRoughnessFactor": 0.35}}),
-    ("ior 2.4, tinted specular", {"baseColorFactor": [0.02, 0.02, 0.02, 1.0], "metallicFactor": 0.0,
-                                  "roughnessFactor": 0.12}, {},
-     {"KHR_materials_ior": {"ior": 2.4},
-      "KHR_materials_specular": {"specularFactor": 1.0, "specularColorFactor": [0.35, 1.0, 0.55]}}),
-    ("emissive", {"baseColorFactor": [0.05, 0.05, 0.05, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.5},
-     {"emissiveFactor": [0.3, 0.06, 0.006], "emissiveTexture": "stripes"},
-     {"KHR_materials_emissive_strength": {"emissiveStrength": 4.0}}),
+    (
+        "rough dielectric",
+        {
+            "baseColorFactor": [0.8, 0.06, 0.05, 1.0],
+            "metallicFactor": 0.0,
+            "roughnessFactor": 0.8,
+            "baseColorTexture": "stripes",
+        },
+        {},
+        {},
+    ),
+    (
+        "polished metal",
+        {"baseColorFactor": [1.0, 0.766, 0.336, 1.0], "metallicFactor": 1.0, "roughnessFactor": 0.15},
+        {},
+        {},
+    ),
+    (
+        "clearcoat",
+        {
+            "baseColorFactor": [0.8, 0.06, 0.05, 1.0],
+            "metallicFactor": 0.0,
+            "roughnessFactor": 0.8,
+            "baseColorTexture": "stripes",
+        },
+        {},
+        {"KHR_materials_clearcoat": {"clearcoatFactor": 1.0, "clearcoatRoughnessFactor": 0.03}},
+    ),
+    (
+        "glass",
+        {"baseColorFactor": [1.0, 1.0, 1.0, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.0},
+        {},
+        {
+            "KHR_materials_transmission": {"transmissionFactor": 1.0},
+            "KHR_materials_ior": {"ior": 1.5},
+            "KHR_materials_volume": {
+                "thicknessFactor": 2.0 * RADIUS,
+                "attenuationDistance": 0.8,
+                "attenuationColor": [0.75, 0.95, 0.9],
+            },
+        },
+    ),
+    (
+        "sheen cloth",
+        {
+            "baseColorFactor": [0.02, 0.04, 0.22, 1.0],
+            "metallicFactor": 0.0,
+            "roughnessFactor": 0.9,
+            "baseColorTexture": "stripes",
+        },
+        {},
+        {"KHR_materials_sheen": {"sheenColorFactor": [0.55, 0.65, 1.0], "sheenRoughnessFactor": 0.35}},
+    ),
+    (
+        "ior 2.4, tinted specular",
+        {"baseColorFactor": [0.02, 0.02, 0.02, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.12},
+        {},
+        {
+            "KHR_materials_ior": {"ior": 2.4},
+            "KHR_materials_specular": {"specularFactor": 1.0, "specularColorFactor": [0.35, 1.0, 0.55]},
+        },
+    ),
+    (
+        "emissive",
+        {"baseColorFactor": [0.05, 0.05, 0.05, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.5},
+        {"emissiveFactor": [0.3, 0.06, 0.006], "emissiveTexture": "stripes"},
+        {"KHR_materials_emissive_strength": {"emissiveStrength": 4.0}},
+    ),
 ]
 
 EXTENSIONS_USED = sorted({"KHR_lights_punctual"} | {e for *_, ext in SPHERES for e in ext})
@@ -97,7 +148,7 @@ def png_bytes(pixels: np.ndarray) -> bytes:
     h, w = pixels.shape[:2]
     colour_type = 2 if pixels.ndim == 3 else 0
     raw = b"".join(b"\0" + pixels[row].tobytes() for row in range(h))
-    blocks = [raw[k:k + 65535] for k in range(0, len(raw), 65535)] or [b""]
+    blocks = [raw[k : k + 65535] for k in range(0, len(raw), 65535)] or [b""]
     stream = bytearray(b"\x78\x01")  # deflate, 32 KiB window, no dictionary, "fastest" (FCHECK valid)
     for k, block in enumerate(blocks):
         stream += struct.pack("<BHH", k == len(blocks) - 1, len(block), 0xFFFF ^ len(block)) + block
@@ -146,9 +197,16 @@ def _texture(w: DemoWriter, name: str, pixels: np.ndarray, sampler: int) -> int:
     return w.add("textures", Texture(name=name, sampler=sampler, source=image))
 
 
-def _material(w: DemoWriter, name: str, pbr: dict[str, Any], other: dict[str, Any], extensions: dict[str, Any],
-              textures: dict[str, int]) -> int:
+def _material(
+    w: DemoWriter,
+    name: str,
+    pbr: dict[str, Any],
+    other: dict[str, Any],
+    extensions: dict[str, Any],
+    textures: dict[str, int],
+) -> int:
     """A material from the table's fields; a texture field names an entry of ``textures``."""
+
     def info(field: str, fields: dict[str, Any]) -> TextureInfo | None:
         key = fields.get(field)
         return None if key is None else TextureInfo(index=textures[key], texCoord=None)
@@ -158,26 +216,43 @@ def _material(w: DemoWriter, name: str, pbr: dict[str, Any], other: dict[str, An
 
     exts = {k: {f: factors(v) for f, v in e.items()} for k, e in extensions.items()}
     emissive = other.get("emissiveFactor")
-    return w.add("materials", Material(
-        name=name, extensions=exts,
-        pbrMetallicRoughness=PbrMetallicRoughness(
-            baseColorFactor=f32_list(pbr["baseColorFactor"]), metallicFactor=f32(pbr["metallicFactor"]),
-            roughnessFactor=f32(pbr["roughnessFactor"]), baseColorTexture=info("baseColorTexture", pbr)),
-        emissiveFactor=None if emissive is None else f32_list(emissive),
-        emissiveTexture=info("emissiveTexture", other), alphaMode=None, doubleSided=None))
+    return w.add(
+        "materials",
+        Material(
+            name=name,
+            extensions=exts,
+            pbrMetallicRoughness=PbrMetallicRoughness(
+                baseColorFactor=f32_list(pbr["baseColorFactor"]),
+                metallicFactor=f32(pbr["metallicFactor"]),
+                roughnessFactor=f32(pbr["roughnessFactor"]),
+                baseColorTexture=info("baseColorTexture", pbr),
+            ),
+            emissiveFactor=None if emissive is None else f32_list(emissive),
+            emissiveTexture=info("emissiveTexture", other),
+            alphaMode=None,
+            doubleSided=None,
+        ),
+    )
 
 
 def _mesh(w: DemoWriter, name: str, attributes: dict[str, int], indices: int, material: int) -> int:
     """A one-primitive mesh over accessors already written (the spheres share one set)."""
-    return w.add("meshes", Mesh(name=name, primitives=[Primitive(attributes=Attributes(**attributes), indices=indices,
-                                                                  material=material)]))
+    return w.add(
+        "meshes",
+        Mesh(
+            name=name, primitives=[Primitive(attributes=Attributes(**attributes), indices=indices, material=material)]
+        ),
+    )
 
 
-def _geometry(w: DemoWriter, positions: np.ndarray, normals: np.ndarray, indices: np.ndarray,
-              uvs: np.ndarray) -> tuple[dict[str, int], int]:
-    attributes = {"POSITION": w.add_accessor(positions, target=ARRAY_BUFFER, min_max=True),
-                  "NORMAL": w.add_accessor(normals, target=ARRAY_BUFFER),
-                  "TEXCOORD_0": w.add_accessor(uvs, target=ARRAY_BUFFER)}
+def _geometry(
+    w: DemoWriter, positions: np.ndarray, normals: np.ndarray, indices: np.ndarray, uvs: np.ndarray
+) -> tuple[dict[str, int], int]:
+    attributes = {
+        "POSITION": w.add_accessor(positions, target=ARRAY_BUFFER, min_max=True),
+        "NORMAL": w.add_accessor(normals, target=ARRAY_BUFFER),
+        "TEXCOORD_0": w.add_accessor(uvs, target=ARRAY_BUFFER),
+    }
     return attributes, w.add_accessor(np.asarray(indices, np.uint16).reshape(-1), target=ELEMENT_ARRAY_BUFFER)
 
 
@@ -190,8 +265,10 @@ def materials() -> str:
     """The material row: seven turning spheres, the slab, the card behind the glass, a sweeping spot, a point light."""
     w = DemoWriter()
     w.add("samplers", Sampler(magFilter=NEAREST, minFilter=LINEAR_MIPMAP_LINEAR))
-    textures = {"stripes": _texture(w, "stripes", stripes_image(), 0),
-                "checker": _texture(w, "checker", checker_image(), 0)}
+    textures = {
+        "stripes": _texture(w, "stripes", stripes_image(), 0),
+        "checker": _texture(w, "checker", checker_image(), 0),
+    }
 
     sphere = _geometry(w, *shapes.uv_sphere(RADIUS, RINGS, SEGMENTS), sphere_uvs(RINGS, SEGMENTS))
     nodes, channels = [], []
@@ -207,15 +284,29 @@ def materials() -> str:
     nodes.append(w.node("floor slab", mesh=w.mesh("floor slab", *slab, slab_material)))
 
     card = shapes.box(CARD, divisions=1, center=(0.0, 0.5 * CARD[1], 0.0))
-    card_material = _material(w, "checker card", {"baseColorFactor": [1.0, 1.0, 1.0, 1.0], "metallicFactor": 0.0,
-                                                  "roughnessFactor": 0.6, "baseColorTexture": "checker"},
-                              {}, {}, textures)
+    card_material = _material(
+        w,
+        "checker card",
+        {
+            "baseColorFactor": [1.0, 1.0, 1.0, 1.0],
+            "metallicFactor": 0.0,
+            "roughnessFactor": 0.6,
+            "baseColorTexture": "checker",
+        },
+        {},
+        {},
+        textures,
+    )
     card_mesh = _mesh(w, "checker card", *_geometry(w, *card, card_uvs(card[0])), card_material)
     nodes.append(w.node("checker card (behind the glass)", translation=(sphere_x(3), 0.0, CARD_Z), mesh=card_mesh))
 
     spot_rotation = (float(np.sin(0.5 * SPOT_TILT)), 0.0, 0.0, float(np.cos(0.5 * SPOT_TILT)))
-    spot = w.node("sweeping spot", translation=(SWEEP_X[0], SPOT_HEIGHT, SPOT_Z), rotation=spot_rotation,
-                  extensions={"KHR_lights_punctual": {"light": 0}})
+    spot = w.node(
+        "sweeping spot",
+        translation=(SWEEP_X[0], SPOT_HEIGHT, SPOT_Z),
+        rotation=spot_rotation,
+        extensions={"KHR_lights_punctual": {"light": 0}},
+    )
     point = w.node("fixed point light", translation=POINT_POSITION, extensions={"KHR_lights_punctual": {"light": 1}})
     nodes += [spot, point]
     sweep = np.stack([SWEEP_X, np.full(3, SPOT_HEIGHT), np.full(3, SPOT_Z)], axis=1)

@@ -3,6 +3,7 @@
 Every shape returns ``(positions (n, 3), normals (n, 3), indices (m, 3))`` in float64/int64, with
 triangles wound counter-clockwise seen from outside (glTF's front face, §3.7.2.1) and unit normals.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -10,8 +11,14 @@ import numpy as np
 Shape = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 # (outward normal, first in-face axis); the second axis is normal × first, so first × second = normal.
-_BOX_FACES = (((1, 0, 0), (0, 0, -1)), ((-1, 0, 0), (0, 0, 1)), ((0, 1, 0), (1, 0, 0)),
-              ((0, -1, 0), (1, 0, 0)), ((0, 0, 1), (1, 0, 0)), ((0, 0, -1), (-1, 0, 0)))
+_BOX_FACES = (
+    ((1, 0, 0), (0, 0, -1)),
+    ((-1, 0, 0), (0, 0, 1)),
+    ((0, 1, 0), (1, 0, 0)),
+    ((0, -1, 0), (1, 0, 0)),
+    ((0, 0, 1), (1, 0, 0)),
+    ((0, 0, -1), (-1, 0, 0)),
+)
 
 
 def grid_triangles(rows: int, cols: int, first: int = 0) -> np.ndarray:
@@ -26,8 +33,11 @@ def grid_triangles(rows: int, cols: int, first: int = 0) -> np.ndarray:
     return np.concatenate([np.stack([v00, v10, v11], -1), np.stack([v00, v11, v01], -1)], axis=1).reshape(-1, 3)
 
 
-def box(size: tuple[float, float, float] = (1.0, 1.0, 1.0), divisions: int = 1,
-        center: tuple[float, float, float] = (0.0, 0.0, 0.0)) -> Shape:
+def box(
+    size: tuple[float, float, float] = (1.0, 1.0, 1.0),
+    divisions: int = 1,
+    center: tuple[float, float, float] = (0.0, 0.0, 0.0),
+) -> Shape:
     """An axis-aligned box, each face a ``divisions`` × ``divisions`` grid with its own flat normals."""
     half = 0.5 * np.asarray(size, dtype=np.float64)
     ab = np.linspace(-1.0, 1.0, divisions + 1)
@@ -47,8 +57,9 @@ def uv_sphere(radius: float = 1.0, rings: int = 12, segments: int = 24) -> Shape
     """A sphere of latitude rings (pole to pole) and longitude segments; the seam column is duplicated."""
     theta = np.linspace(0.0, np.pi, rings + 1)[:, None]  # from +Y down to −Y
     phi = np.linspace(0.0, 2.0 * np.pi, segments + 1)[None, :]
-    n = np.stack(np.broadcast_arrays(np.sin(theta) * np.sin(phi), np.cos(theta), np.sin(theta) * np.cos(phi)),
-                 axis=-1).reshape(-1, 3)
+    n = np.stack(
+        np.broadcast_arrays(np.sin(theta) * np.sin(phi), np.cos(theta), np.sin(theta) * np.cos(phi)), axis=-1
+    ).reshape(-1, 3)
     # Rows run down from the north pole and columns eastwards: that grid's CCW is outward here.
     return radius * n, n, grid_triangles(rings, segments)[:, ::-1].copy()
 
@@ -76,8 +87,11 @@ def cylinder(radius: float, heights: np.ndarray, segments: int = 16) -> Shape:
 def merge(*shapes: Shape) -> Shape:
     """One mesh holding several shapes (indices shifted past the vertices before them)."""
     offsets = np.cumsum([0] + [len(s[0]) for s in shapes[:-1]])
-    return (np.concatenate([s[0] for s in shapes]), np.concatenate([s[1] for s in shapes]),
-            np.concatenate([s[2] + o for s, o in zip(shapes, offsets)]))
+    return (
+        np.concatenate([s[0] for s in shapes]),
+        np.concatenate([s[1] for s in shapes]),
+        np.concatenate([s[2] + o for s, o in zip(shapes, offsets)]),
+    )
 
 
 def vertex_normals(positions: np.ndarray, indices: np.ndarray) -> np.ndarray:

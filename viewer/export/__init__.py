@@ -5,9 +5,31 @@
 renderer; ``writers`` turns any source into a PNG, a numbered sequence, a GIF or an MP4. The UI never
 imports this package (the layering test checks it): the window draws, export writes.
 """
-from viewer.export.offscreen import HeadlessError, Offscreen, View, create_context, frame_times
-from viewer.export.writers import (export_clip, is_sequence_pattern, render_frames, render_png, save_png, write_clip,
-                                   write_png, writer_for)
 
-__all__ = ["HeadlessError", "Offscreen", "View", "create_context", "frame_times", "export_clip", "is_sequence_pattern",
-           "render_frames", "render_png", "save_png", "write_clip", "write_png", "writer_for"]
+from viewer.export.offscreen import HeadlessError, Offscreen, View, create_context, frame_times
+from viewer.export.writers import (
+    export_clip,
+    is_sequence_pattern,
+    render_frames,
+    render_png,
+    save_png,
+    write_clip,
+    write_png,
+    writer_for,
+)
+
+__all__ = [
+    "HeadlessError",
+    "Offscreen",
+    "View",
+    "create_context",
+    "frame_times",
+    "export_clip",
+    "is_sequence_pattern",
+    "render_frames",
+    "render_png",
+    "save_png",
+    "write_clip",
+    "write_png",
+    "writer_for",
+]

@@ -7,6 +7,7 @@ plots the selected channel in every mode with the playhead. Frames come out of t
 the window, drawn with ``render.panes``; it is an ``Offscreen`` source, so every writer in
 ``export.writers`` takes it.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -14,11 +15,11 @@ from dataclasses import dataclass
 import moderngl
 import numpy as np
 
-from viewer.compare import views as compare
 from viewer.animation.clip import Clip
-from viewer.pose.bounds import clip_bounds
-from viewer.export.plot import draw_curves, draw_labels
+from viewer.compare import views as compare
 from viewer.export.offscreen import Offscreen, View
+from viewer.export.plot import draw_curves, draw_labels
+from viewer.pose.bounds import clip_bounds
 from viewer.render.compare_view import CompareView
 from viewer.scene.scene import Scene
 
@@ -57,8 +58,14 @@ def curve_channel(clip: Clip, node: int | None) -> int | None:
 class CompareOffscreen(Offscreen):
     """An ``Offscreen`` whose frames are compare panes (labels, trails, curves)."""
 
-    def __init__(self, scene: Scene, clip: Clip | None, view: View | None = None,
-                 ctx: moderngl.Context | None = None, look: CompareLook | None = None) -> None:
+    def __init__(
+        self,
+        scene: Scene,
+        clip: Clip | None,
+        view: View | None = None,
+        ctx: moderngl.Context | None = None,
+        look: CompareLook | None = None,
+    ) -> None:
         super().__init__(scene, clip, view, ctx)
         self.look = look or CompareLook()
         w, h = self.view.size
@@ -66,8 +73,9 @@ class CompareOffscreen(Offscreen):
         self.strip_h = int(round(h * CURVE_FRACTION)) if self.channel is not None else 0
         self.rects = compare.pane_rects(len(self.look.modes), w, h - self.strip_h)
         self.panes = CompareView(self.ctx, self.renderer.programs, scene)  # the window's compare view, offscreen
-        self.curves = {m: compare.curve(clip, self.channel, m) for m in self.look.modes} \
-            if self.channel is not None else {}
+        self.curves = (
+            {m: compare.curve(clip, self.channel, m) for m in self.look.modes} if self.channel is not None else {}
+        )
         self._fit_panes()
 
     def _fit_panes(self) -> None:
@@ -90,8 +98,20 @@ class CompareOffscreen(Offscreen):
         fbo.use()
         fbo.clear(*self.view.options.background, 1.0)
         look = self.look
-        self.panes.draw(self.renderer, self.camera, fbo, (0, 0, w, height - self.strip_h), height, self.clip, t,
-                        look.modes, self.view.options, look.trails, look.node, look.ghosts)
+        self.panes.draw(
+            self.renderer,
+            self.camera,
+            fbo,
+            (0, 0, w, height - self.strip_h),
+            height,
+            self.clip,
+            t,
+            look.modes,
+            self.view.options,
+            look.trails,
+            look.node,
+            look.ghosts,
+        )
         rgb = draw_labels(self.target.read(3), self.rects, self.look.modes)
         if self.curves:
             ch = self.clip.channels[self.channel]
@@ -106,4 +126,3 @@ class CompareOffscreen(Offscreen):
         self.make_current()
         self.panes.release()
         super().release()
-

@@ -13,6 +13,7 @@ frame k (numbering from 0). In a GIF or MP4 every frame is shown for 1/fps s.
 Needs only Mesa's EGL and GL on Linux, no display (Debian/Ubuntu: ``libegl1 libegl-mesa0 libgl1
 libgl1-mesa-dri``; glcontext loads libEGL.so.1 and libGL.so.1, Mesa brings llvmpipe when there is no GPU).
 """
+
 from __future__ import annotations
 
 import math
@@ -24,10 +25,10 @@ import numpy as np
 from viewer.animation.clip import Clip
 from viewer.pose.bounds import clip_bounds, pose_bounds
 from viewer.pose.pose import Pose
+from viewer.render.antialias import choose_for
 from viewer.render.camera import OrbitCamera, gltf_camera
 from viewer.render.renderer import Renderer, RenderOptions
 from viewer.render.shaders import ProgramCache
-from viewer.render.antialias import choose_for
 from viewer.render.target import DEFAULT_SAMPLES, OffscreenTarget
 from viewer.scene.scene import Scene
 
@@ -59,8 +60,10 @@ def create_context() -> moderngl.Context:
     try:
         return moderngl.create_standalone_context(backend="egl", require=330)
     except Exception as exc:
-        raise HeadlessError(f"cannot create an offscreen OpenGL context with EGL ({exc}); install Mesa's EGL "
-                            "(Debian/Ubuntu: libegl1 libegl-mesa0 libgl1 libgl1-mesa-dri)") from exc
+        raise HeadlessError(
+            f"cannot create an offscreen OpenGL context with EGL ({exc}); install Mesa's EGL "
+            "(Debian/Ubuntu: libegl1 libegl-mesa0 libgl1 libgl1-mesa-dri)"
+        ) from exc
 
 
 def pose_bounds_at(scene: Scene, clip: Clip | None, t: float, mode: str = "authored") -> tuple[np.ndarray, np.ndarray]:
@@ -117,9 +120,15 @@ class View:
 class Offscreen:
     """A scene ready to render offscreen: context, renderer, pose, target and camera for one clip."""
 
-    def __init__(self, scene: Scene, clip: Clip | None, view: View | None = None,
-                 ctx: moderngl.Context | None = None, programs: ProgramCache | None = None,
-                 clip_box: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+    def __init__(
+        self,
+        scene: Scene,
+        clip: Clip | None,
+        view: View | None = None,
+        ctx: moderngl.Context | None = None,
+        programs: ProgramCache | None = None,
+        clip_box: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> None:
         """``clip_box``: the whole clip's bounds in the view's mode when the caller has them already (the
         render command, deciding ``frame_at``): sampling a clip for them is most of a still's set-up."""
         self.view = view or View()

@@ -1,10 +1,11 @@
 """``animview render … --overlay``: the viewer's timeline and panels drawn into offscreen frames.
 
 The same ``Overlay`` the window uses draws over each frame, fed a ``ViewerState`` whose clock is at the
-frame's time and playing (so the bar shows what a person watching playback sees). The README's
-screenshot and GIF come from here. It is an ``Offscreen`` source: every writer in ``export.writers``
+frame's time and playing (so the bar shows what a person watching playback sees). The pictures of README and
+docs/viewer.md come from here. It is an ``Offscreen`` source: every writer in ``export.writers``
 takes it. It lives in ``export/``, not ``ui/``: the UI draws; only export owns offscreen contexts.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,9 +14,9 @@ import moderngl
 import numpy as np
 
 from viewer.animation.clip import Clip
-from viewer.pose.bounds import clip_bounds
 from viewer.export.offscreen import Offscreen, View, pose_bounds_at
 from viewer.playback.clock import Clock
+from viewer.pose.bounds import clip_bounds
 from viewer.render.compare_view import CompareView
 from viewer.render.overlay_lines import OverlayLines
 from viewer.render.scene_view import SceneView, draw_scene_view
@@ -48,8 +49,14 @@ class OverlayLook:
 class OverlayOffscreen(Offscreen):
     """An ``Offscreen`` whose frames carry the timeline and panels on top."""
 
-    def __init__(self, scene: Scene, clip: Clip | None, view: View | None = None,
-                 ctx: moderngl.Context | None = None, look: OverlayLook | None = None) -> None:
+    def __init__(
+        self,
+        scene: Scene,
+        clip: Clip | None,
+        view: View | None = None,
+        ctx: moderngl.Context | None = None,
+        look: OverlayLook | None = None,
+    ) -> None:
         super().__init__(scene, clip, view, ctx)
         look = look or OverlayLook()
         clock = Clock()
@@ -88,8 +95,19 @@ class OverlayOffscreen(Offscreen):
         self.overlay.frame(self.state, self.pose, self._dt)
         d, fbo = self.state.display, self.target.fbo
         view = SceneView(self.clip, t, selected=self.state.selected_node if d.skeleton else None, display=d)
-        draw_scene_view(self.ctx, fbo, self.overlay.layout.scene_viewport(), self.view.size[1], self.renderer,
-                        self.panes, self.lines, self.pose, self.camera, view, self.view.options)
+        draw_scene_view(
+            self.ctx,
+            fbo,
+            self.overlay.layout.scene_viewport(),
+            self.view.size[1],
+            self.renderer,
+            self.panes,
+            self.lines,
+            self.pose,
+            self.camera,
+            view,
+            self.view.options,
+        )
         self.target.finish().use()  # FXAA (when on) smooths the 3D view, not the panels' text
         self.overlay.render()
         return self.target.read(components).copy()
@@ -103,4 +121,3 @@ class OverlayOffscreen(Offscreen):
 
 def _first_animated(clip: Clip | None) -> int | None:
     return next((ch.node for ch in clip.channels if ch.node >= 0), None) if clip is not None else None
-

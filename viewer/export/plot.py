@@ -5,6 +5,7 @@ the selected channel (Euler degrees for rotations, which read better than quater
 line per mode in the mode's colour, dots at the channel's keys and a vertical playhead at the time.
 No GL: it only draws on an RGB array.
 """
+
 from __future__ import annotations
 
 from typing import Mapping, Sequence
@@ -40,8 +41,15 @@ def draw_labels(rgb: np.ndarray, rects: Sequence[PixelRect], modes: Sequence[str
     return np.asarray(img)
 
 
-def draw_curves(rgb: np.ndarray, rect: PixelRect, curves: Mapping[str, Series], path: str, title: str, t: float,
-                background: tuple[int, int, int] = (24, 26, 30)) -> np.ndarray:
+def draw_curves(
+    rgb: np.ndarray,
+    rect: PixelRect,
+    curves: Mapping[str, Series],
+    path: str,
+    title: str,
+    t: float,
+    background: tuple[int, int, int] = (24, 26, 30),
+) -> np.ndarray:
     """Plot ``curves`` (one per mode, same channel) into ``rect`` of the frame; returns a new array.
 
     Components that no mode moves (a translation's constant z) are left out so the others get room.
@@ -65,7 +73,10 @@ def draw_curves(rgb: np.ndarray, rect: PixelRect, curves: Mapping[str, Series], 
         lo, hi = (lo - 0.5, hi + 0.5) if hi - lo < 1e-9 else (lo - 0.06 * (hi - lo), hi + 0.06 * (hi - lo))
 
         def to_px(tt, v):
-            return (px + (np.asarray(tt) - t0) / max(t1 - t0, 1e-9) * pw, py + ph - (np.asarray(v) - lo) / (hi - lo) * ph)
+            return (
+                px + (np.asarray(tt) - t0) / max(t1 - t0, 1e-9) * pw,
+                py + ph - (np.asarray(v) - lo) / (hi - lo) * ph,
+            )
 
         draw.rectangle((px, py, px + pw, py + ph), outline=AXIS)
         draw.text((px + 4, py + 2), f"{names[k]}  [{lo:.2f}, {hi:.2f}]", fill=AXIS, font=font)

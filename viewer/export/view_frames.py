@@ -5,6 +5,7 @@ user set up — so this source borrows them and draws through ``render.scene_vie
 of the view's size: the GIF shows what the window shows (panes, trails, skeleton, in-place motion), without
 the overlay. It owns only its target; the window keeps the rest.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -14,11 +15,11 @@ import moderngl
 import numpy as np
 
 from viewer.pose.pose import Pose
+from viewer.render.antialias import choose_for
 from viewer.render.compare_view import CompareView
 from viewer.render.overlay_lines import OverlayLines
 from viewer.render.renderer import Renderer
 from viewer.render.scene_view import SceneView, draw_scene_view
-from viewer.render.antialias import choose_for
 from viewer.render.target import OffscreenTarget
 
 
@@ -32,9 +33,19 @@ class ViewFrames:
         samples: MSAA samples of the target, when the look's anti-aliasing picks MSAA.
     """
 
-    def __init__(self, ctx: moderngl.Context, size: tuple[int, int], renderer: Renderer, panes: CompareView,
-                 lines: OverlayLines, pose: Pose, camera, view: SceneView, pose_at: Callable[[float], None],
-                 samples: int = 4) -> None:
+    def __init__(
+        self,
+        ctx: moderngl.Context,
+        size: tuple[int, int],
+        renderer: Renderer,
+        panes: CompareView,
+        lines: OverlayLines,
+        pose: Pose,
+        camera,
+        view: SceneView,
+        pose_at: Callable[[float], None],
+        samples: int = 4,
+    ) -> None:
         self.ctx, self.size = ctx, (int(size[0]), int(size[1]))
         self.renderer, self.panes, self.lines, self.pose, self.camera = renderer, panes, lines, pose, camera
         self.view, self.pose_at = view, pose_at
@@ -44,8 +55,18 @@ class ViewFrames:
     def frame(self, t: float) -> np.ndarray:
         self.pose_at(t)
         w, h = self.size
-        draw_scene_view(self.ctx, self.target.fbo, (0, 0, w, h), h, self.renderer, self.panes, self.lines, self.pose,
-                        self.camera, replace(self.view, t=float(t)))
+        draw_scene_view(
+            self.ctx,
+            self.target.fbo,
+            (0, 0, w, h),
+            h,
+            self.renderer,
+            self.panes,
+            self.lines,
+            self.pose,
+            self.camera,
+            replace(self.view, t=float(t)),
+        )
         return self.target.read(3)
 
     def release(self) -> None:

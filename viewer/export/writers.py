@@ -4,6 +4,7 @@ A frame source is an ``Offscreen`` (plain, compare panes or with the overlay): a
 ``frame(t) -> (h, w, 3) uint8`` and ``release()``. Writers only iterate its frames, so every export
 format serves every kind of picture, and a new format is one function in ``writer_for``.
 """
+
 from __future__ import annotations
 
 import sys
@@ -16,7 +17,6 @@ import numpy as np
 from viewer.animation.clip import Clip
 from viewer.export.offscreen import Offscreen, View, frame_times
 from viewer.scene.scene import Scene
-
 
 # zlib level 1: a third of the default level's time on a rendered frame (16 of 30 ms at 640×480), for files
 # a fifth larger; the pixels are the same.
@@ -38,8 +38,14 @@ def free_path(folder: str | Path, stem: str, suffix: str) -> Path:
     return path
 
 
-def render_png(scene: Scene, out: str | Path, t: float, clip: Clip | None = None, view: View | None = None,
-               ctx: moderngl.Context | None = None) -> np.ndarray:
+def render_png(
+    scene: Scene,
+    out: str | Path,
+    t: float,
+    clip: Clip | None = None,
+    view: View | None = None,
+    ctx: moderngl.Context | None = None,
+) -> np.ndarray:
     """Render one frame at clip time ``t`` (seconds) and write it to the PNG ``out``; returns the pixels."""
     return write_png(Offscreen(scene, clip, view, ctx), out, t)
 
@@ -73,8 +79,17 @@ def is_sequence_pattern(out: str) -> bool:
         return False
 
 
-def export_clip(scene: Scene, out: str | Path, clip: Clip | None, start: float, end: float, fps: float,
-                view: View | None = None, quiet: bool = True, ctx: moderngl.Context | None = None) -> int:
+def export_clip(
+    scene: Scene,
+    out: str | Path,
+    clip: Clip | None,
+    start: float,
+    end: float,
+    fps: float,
+    view: View | None = None,
+    quiet: bool = True,
+    ctx: moderngl.Context | None = None,
+) -> int:
     """Write the frames of ``frame_times(start, end, fps)`` to ``out``: a ``%d`` pattern → numbered PNGs,
     ``.gif`` → an animated GIF (looping), ``.mp4`` → H.264 video at ``fps``. Returns the frame count."""
     return write_clip(Offscreen(scene, clip, view, ctx), out, start, end, fps, quiet)
@@ -118,8 +133,17 @@ def _write_gif(out: str, frames, fps: float) -> None:
 def _write_mp4(out: str, frames, fps: float) -> None:
     import imageio.v2 as iio2
 
-    writer = iio2.get_writer(out, format="FFMPEG", mode="I", fps=fps, codec="libx264", quality=8,
-                             pixelformat="yuv420p", macro_block_size=1, ffmpeg_log_level="error")
+    writer = iio2.get_writer(
+        out,
+        format="FFMPEG",
+        mode="I",
+        fps=fps,
+        codec="libx264",
+        quality=8,
+        pixelformat="yuv420p",
+        macro_block_size=1,
+        ffmpeg_log_level="error",
+    )
     try:
         for rgb in frames:
             writer.append_data(rgb)

@@ -11,6 +11,7 @@ itself.
 
 ``ANIMVIEW_KERNEL=numpy`` keeps the numpy path (for comparisons); numba missing does the same.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -39,7 +40,7 @@ def active() -> ModuleType | None:
 
 
 def state() -> str:
-    """"not started", "loading", "ready", "numpy" (asked for, or numba missing) or "failed", with why."""
+    """ "not started", "loading", "ready", "numpy" (asked for, or numba missing) or "failed", with why."""
     return f"{_state} ({_detail})" if _detail else _state
 
 
@@ -51,7 +52,7 @@ def label() -> str:
 
 
 def ready_seconds() -> float | None:
-    """Seconds from ``start()`` to ready, for the stats line and README's start-up figures."""
+    """Seconds from ``start()`` to ready, for the stats line and docs/speed.md's start-up figures."""
     return _ready_s
 
 
@@ -135,7 +136,13 @@ def _cache_looks_warm() -> bool:
 def _build_in_child() -> None:
     """Fill the on-disk cache from a child process; any failure just leaves the compile to this one."""
     try:
-        subprocess.run([sys.executable, "-m", "viewer.fast.build"], timeout=BUILD_TIMEOUT_S, env=child_env(),
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        subprocess.run(
+            [sys.executable, "-m", "viewer.fast.build"],
+            timeout=BUILD_TIMEOUT_S,
+            env=child_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         pass

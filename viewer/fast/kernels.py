@@ -15,14 +15,36 @@ Packed layouts (built by ``fast/plan.py``):
   local matrix (a node with ``matrix`` that the clip does not animate).
 * ``jt`` (J, 2) int64 per joint of every skin: joint node, skin.
 """
+
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from viewer.fast.kernels_layout import (H_C, H_CH, H_IBM, H_J, H_JT, H_LAST, H_N, H_ND,
-                                        H_NORM, H_NW, H_REST_M, H_REST_TRS, H_REST_W, H_S, H_VALUES,
-                                        H_W, T_ROTATION, T_SCALE, T_TRANSLATION, T_VISIBLE, T_WEIGHTS)
+from viewer.fast.kernels_layout import (
+    H_C,
+    H_CH,
+    H_IBM,
+    H_J,
+    H_JT,
+    H_LAST,
+    H_N,
+    H_ND,
+    H_NORM,
+    H_NW,
+    H_REST_M,
+    H_REST_TRS,
+    H_REST_W,
+    H_S,
+    H_VALUES,
+    H_W,
+    T_ROTATION,
+    T_SCALE,
+    T_TRANSLATION,
+    T_VISIBLE,
+    T_WEIGHTS,
+)
+
 # Columns of the region table ``seg`` (table.py): START, LO, HI, OMEGA, POLY.
 _START, _LO, _HI, _OMEGA, _POLY = 0, 1, 2, 3, 4
 FLOAT32_MAX = float(np.finfo(np.float32).max)
@@ -181,7 +203,7 @@ def _apply(values, ch, trs, weights, own_visible):
 
 @njit(cache=True, nogil=True)
 def _floats(buf, at, size):
-    return buf[at: at + size]
+    return buf[at : at + size]
 
 
 @njit(cache=True, nogil=True)
@@ -200,15 +222,15 @@ def pose_frame(t, coef, seg, ktimes, pf, pi, pb, sf, sb):
     rest_matrix = _floats(pf, pi[H_REST_M], N * 16).reshape((N, 4, 4))
     inverse_bind = _floats(pf, pi[H_IBM], J * 16).reshape((J, 4, 4))
     values = _floats(pf, pi[H_VALUES], C * W).reshape((1, C, W))
-    ch = pi[pi[H_CH]: pi[H_CH] + C * 7].reshape((C, 7))
-    last = pi[pi[H_LAST]: pi[H_LAST] + C]
-    nd = pi[pi[H_ND]: pi[H_ND] + N * 3].reshape((N, 3))
-    jt = pi[pi[H_JT]: pi[H_JT] + J * 2].reshape((J, 2))
-    trs = sf[0: N * 10].reshape((N, 10))
-    weights = sf[N * 10: N * 10 + NW]
-    local = sf[N * 10 + NW: N * 26 + NW].reshape((N, 4, 4))
-    world = sf[N * 26 + NW: N * 42 + NW].reshape((N, 4, 4))
-    joints = sf[N * 42 + NW: N * 42 + NW + J * 16].reshape((J, 4, 4))
+    ch = pi[pi[H_CH] : pi[H_CH] + C * 7].reshape((C, 7))
+    last = pi[pi[H_LAST] : pi[H_LAST] + C]
+    nd = pi[pi[H_ND] : pi[H_ND] + N * 3].reshape((N, 3))
+    jt = pi[pi[H_JT] : pi[H_JT] + J * 2].reshape((J, 2))
+    trs = sf[0 : N * 10].reshape((N, 10))
+    weights = sf[N * 10 : N * 10 + NW]
+    local = sf[N * 10 + NW : N * 26 + NW].reshape((N, 4, 4))
+    world = sf[N * 26 + NW : N * 42 + NW].reshape((N, 4, 4))
+    joints = sf[N * 42 + NW : N * 42 + NW + J * 16].reshape((J, 4, 4))
 
     _sample_channels(min(max(t, pf[0]), pf[1]), coef, seg, ktimes, ch, norm, last, values, 0)
     trs[:] = rest_trs

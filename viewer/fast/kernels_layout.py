@@ -21,8 +21,13 @@ HEADER = 16
 def state_layout(nodes: int, weights: int, joints: int) -> dict[str, tuple[int, tuple[int, ...]]]:
     """Offsets and shapes of a pose's float state: TRS rows [t(3), r(4), s(3)], morph weights end to end,
     local, world and joint matrices."""
-    shapes = {"trs": (nodes, 10), "weights": (weights,), "local": (nodes, 4, 4), "world": (nodes, 4, 4),
-              "joints": (joints, 4, 4)}
+    shapes = {
+        "trs": (nodes, 10),
+        "weights": (weights,),
+        "local": (nodes, 4, 4),
+        "world": (nodes, 4, 4),
+        "joints": (joints, 4, 4),
+    }
     out, at = {}, 0
     for name, shape in shapes.items():
         out[name] = (at, shape)

@@ -3,17 +3,44 @@ mode (``FramePlan``), so a frame is one kernel call with no Python work per chan
 
 Nothing here imports numba: a plan holds numpy arrays and calls whatever kernels module it is handed.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from viewer.fast.kernels_layout import (H_C, H_CH, H_IBM, H_J, H_JT, H_LAST, H_N, H_ND,
-                                        H_NORM, H_NW, H_REST_M, H_REST_TRS, H_REST_W, H_S, H_VALUES,
-                                        H_W, HEADER, T_OTHER, T_ROTATION, T_SCALE, T_TRANSLATION, T_VISIBLE,
-                                        T_WEIGHTS)
+from viewer.fast.kernels_layout import (
+    H_C,
+    H_CH,
+    H_IBM,
+    H_J,
+    H_JT,
+    H_LAST,
+    H_N,
+    H_ND,
+    H_NORM,
+    H_NW,
+    H_REST_M,
+    H_REST_TRS,
+    H_REST_W,
+    H_S,
+    H_VALUES,
+    H_W,
+    HEADER,
+    T_OTHER,
+    T_ROTATION,
+    T_SCALE,
+    T_TRANSLATION,
+    T_VISIBLE,
+    T_WEIGHTS,
+)
 
-TARGETS = {"translation": T_TRANSLATION, "rotation": T_ROTATION, "scale": T_SCALE, "weights": T_WEIGHTS,
-           "visible": T_VISIBLE}
+TARGETS = {
+    "translation": T_TRANSLATION,
+    "rotation": T_ROTATION,
+    "scale": T_SCALE,
+    "weights": T_WEIGHTS,
+    "visible": T_VISIBLE,
+}
 # Frames per batch-kernel call: bounds the values one chunk holds (``chunks``) whatever the clip's size.
 CHUNK_VALUES = 1 << 18
 
@@ -28,8 +55,9 @@ class TablePlan:
     def __init__(self, table) -> None:
         counts = np.array([len(t) for t in table.key_times], dtype=np.int64)
         channels = len(counts)
-        self.ktimes = (np.ascontiguousarray(np.concatenate(table.key_times), dtype=np.float64)
-                       if channels else np.zeros(0))
+        self.ktimes = (
+            np.ascontiguousarray(np.concatenate(table.key_times), dtype=np.float64) if channels else np.zeros(0)
+        )
         self.ch = np.zeros((channels, 7), dtype=np.int64)
         self.ch[:, 0] = np.cumsum(counts) - counts
         self.ch[:, 1] = counts
@@ -51,8 +79,7 @@ class TablePlan:
 
     def sample_batch(self, k, times: np.ndarray, out: np.ndarray) -> None:
         """Values at F times into out (F, C, W)."""
-        k.sample_batch(times, self.lo, self.hi, self.coef, self.seg, self.ktimes, self.ch, self.norm,
-                       self.last, out)
+        k.sample_batch(times, self.lo, self.hi, self.coef, self.seg, self.ktimes, self.ch, self.norm, self.last, out)
 
 
 class FramePlan:
@@ -88,23 +115,27 @@ class FramePlan:
         jt = [np.stack([s.joints, np.full(len(s.joints), k)], axis=1) for k, s in enumerate(skins)]
         ibm = [s.inverse_bind for s in skins]
         self.coef, self.seg, self.ktimes = base.coef, base.seg, base.ktimes
-        floats = {"bounds": np.array([base.lo, base.hi]), H_NORM: base.norm,
-                  H_REST_TRS: pose.rest_trs, H_REST_W: pose.rest_weights,
-                  H_REST_M: nodes.matrix, H_IBM: np.concatenate(ibm) if ibm else np.zeros(0),
-                  H_VALUES: np.zeros((len(ch), base.width))}
+        floats = {
+            "bounds": np.array([base.lo, base.hi]),
+            H_NORM: base.norm,
+            H_REST_TRS: pose.rest_trs,
+            H_REST_W: pose.rest_weights,
+            H_REST_M: nodes.matrix,
+            H_IBM: np.concatenate(ibm) if ibm else np.zeros(0),
+            H_VALUES: np.zeros((len(ch), base.width)),
+        }
         ints = {H_CH: ch, H_LAST: base.ch[:, 2], H_ND: nd, H_JT: np.concatenate(jt) if jt else np.zeros(0)}
         self.pf, float_at = _pack(floats, np.float64, 0)
         self.pi, int_at = _pack(ints, np.int64, HEADER)
         for key, offset in {**float_at, **int_at}.items():
             if key != "bounds":  # [lo, hi] of the clamp sit at pf[0:2]
                 self.pi[key] = offset
-        sizes = (len(ch), base.width, len(nodes), len(pose.rest_weights), sum(len(s.joints) for s in skins),
-                 len(skins))
+        sizes = (len(ch), base.width, len(nodes), len(pose.rest_weights), sum(len(s.joints) for s in skins), len(skins))
         for key, size in zip((H_C, H_W, H_N, H_NW, H_J, H_S), sizes):
             self.pi[key] = size
         self.pb = np.ascontiguousarray(nodes.visible, dtype=bool)
         a = int(self.pi[H_VALUES])
-        self.values = self.pf[a: a + len(ch) * base.width].reshape(len(ch), base.width)
+        self.values = self.pf[a : a + len(ch) * base.width].reshape(len(ch), base.width)
         """The sampled values (C, W) of the last frame: properties of materials, cameras and lights."""
 
     def run(self, k, pose, t: float) -> tuple[int, int]:
@@ -121,7 +152,7 @@ def _pack(arrays: dict, dtype, start: int) -> tuple[np.ndarray, dict]:
         at += int(np.size(a))
     buf = np.zeros(at, dtype=dtype)
     for key, a in arrays.items():
-        buf[offsets[key]: offsets[key] + int(np.size(a))] = np.ravel(a)
+        buf[offsets[key] : offsets[key] + int(np.size(a))] = np.ravel(a)
     return buf, offsets
 
 

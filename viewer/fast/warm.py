@@ -4,6 +4,7 @@ Each kernel is called once on tiny arrays of the runtime dtypes and layouts (C-c
 dispatcher is closed to new compiles: an argument of another type raises ``TypeError`` (the caller falls
 back to numpy) instead of stalling a frame for seconds on a surprise compile.
 """
+
 from __future__ import annotations
 
 from types import ModuleType
@@ -24,7 +25,9 @@ def compile_all() -> ModuleType:
     from viewer.fast.kernels_layout import HEADER
 
     none = np.zeros(0, dtype=bool)
-    k.pose_frame(0.0, coef, seg, ktimes, np.array([-1.0, 1.0]), np.zeros(HEADER, dtype=np.int64), none, np.zeros(0), none)
+    k.pose_frame(
+        0.0, coef, seg, ktimes, np.array([-1.0, 1.0]), np.zeros(HEADER, dtype=np.int64), none, np.zeros(0), none
+    )
     for fn in (k.sample, k.sample_batch, k.pose_frame):
         fn.disable_compile()
     return k

@@ -17,6 +17,7 @@ other files or data: URIs are embedded, and the baked samplers are appended. Cha
 aside (no target node, KHR_animation_pointer, repeated targets) keep their samplers. The old samplers'
 accessors stay in the file, unused: removing them would renumber every accessor reference.
 """
+
 from __future__ import annotations
 
 import copy
@@ -27,17 +28,16 @@ from pathlib import Path
 
 import numpy as np
 
-from viewer.files import writer
 from viewer.animation import modes
 from viewer.animation.clip import Clip
+from viewer.files import writer
 from viewer.gltf import meshopt
 from viewer.gltf.document import Document
 from viewer.scene.scene import Scene
 
 HERMITE_MODES = ("cubicspline", "catmull-rom", "cubic-zero")
 MAX_FRAMES = 10_000_000  # baked times per animation: F × channels × width float64 must fit in memory
-IMAGE_MAGIC = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"),
-               (b"\xabKTX 20\xbb", "image/ktx2"))
+IMAGE_MAGIC = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"\xabKTX 20\xbb", "image/ktx2"))
 
 
 @dataclass(frozen=True)
@@ -62,13 +62,20 @@ class BakeSummary:
     def __str__(self) -> str:
         at = f"at {self.fps:g} fps" if self.fps is not None else "at the keys"
         lines = [f"wrote {self.path} ({self.size} bytes): mode {self.mode} {at}"]
-        lines += [f"  animation {a} {name!r}: {channels} channels, {keys} keys" for a, name, channels, keys in
-                  self.animations]
+        lines += [
+            f"  animation {a} {name!r}: {channels} channels, {keys} keys" for a, name, channels, keys in self.animations
+        ]
         return "\n".join(lines)
 
 
-def check_request(scene: Scene, out_path: str | Path, mode: str, fps: float | None = None, keys: bool = False,
-                  animation: int | None = None) -> list[int]:
+def check_request(
+    scene: Scene,
+    out_path: str | Path,
+    mode: str,
+    fps: float | None = None,
+    keys: bool = False,
+    animation: int | None = None,
+) -> list[int]:
     """The animation indices to bake; a one-line ``ValueError`` for a request that cannot be met."""
     if mode not in modes.MODES:
         raise ValueError(f"unknown interpolation mode {mode!r}; choose from {', '.join(modes.MODES)}")
@@ -87,8 +94,10 @@ def check_request(scene: Scene, out_path: str | Path, mode: str, fps: float | No
     for a in chosen:
         frames = scene.clips[a].duration * fps if fps is not None else 0.0
         if frames >= MAX_FRAMES:
-            raise ValueError(f"{fps:g} fps over animation {a}'s {scene.clips[a].duration:g} s is "
-                             f"{math.floor(frames) + 1} frames, over the limit of {MAX_FRAMES}")
+            raise ValueError(
+                f"{fps:g} fps over animation {a}'s {scene.clips[a].duration:g} s is "
+                f"{math.floor(frames) + 1} frames, over the limit of {MAX_FRAMES}"
+            )
     return chosen
 
 
@@ -133,7 +142,7 @@ def bake_clip(clip: Clip, mode: str, fps: float | None = None) -> list[BakedChan
         if fps is None and concrete in HERMITE_MODES and len(own) >= 2:
             baked.append(BakedChannel(own, hermite_keys(curve, concrete), "CUBICSPLINE"))
             continue
-        values = sampled[np.searchsorted(times, own), c, :channel.width]
+        values = sampled[np.searchsorted(times, own), c, : channel.width]
         if curve.rotation:
             values = modes.same_hemisphere(values)  # the shortest arc between keys, whichever way a reader slerps
         baked.append(BakedChannel(own, values, "STEP" if concrete == "step" else "LINEAR"))
@@ -152,7 +161,8 @@ def copy_document(doc: Document) -> writer.JsonWriter:
     """A writer holding a copy of ``doc``'s JSON with every bufferView moved into the writer's one buffer.
 
     Views keep their order, strides, targets and extensions (but meshopt's: their bytes are copied decoded);
-    only ``buffer`` and ``byteOffset`` change (offsets 4-byte aligned, so every accessor stays aligned). Images given by uri are embedded as
+    only ``buffer`` and ``byteOffset`` change (offsets 4-byte aligned, so every accessor stays aligned). Images
+    given by uri are embedded as
     bufferViews, so the copy needs no other file.
     """
     w = writer.JsonWriter(copy.deepcopy(doc.raw))
@@ -168,8 +178,9 @@ def copy_document(doc: Document) -> writer.JsonWriter:
     return w
 
 
-def replace_samplers(w: writer.JsonWriter, index: int, clip: Clip, baked: list[BakedChannel],
-                     ignored: dict[tuple[int, int], str]) -> None:
+def replace_samplers(
+    w: writer.JsonWriter, index: int, clip: Clip, baked: list[BakedChannel], ignored: dict[tuple[int, int], str]
+) -> None:
     """Point animation ``index``'s channels at new samplers holding ``baked``. Channels the clip skips keep
     theirs, and so do booleans and integers (KHR_animation_pointer): they step in every mode, so baking would
     change nothing but their accessor's type."""
@@ -189,16 +200,24 @@ def replace_samplers(w: writer.JsonWriter, index: int, clip: Clip, baked: list[B
             channel["sampler"] = kept[channel["sampler"]]
             continue
         b, ch = baked[k], clip.channels[k]
-        values = b.values.reshape(-1) if target["path"] == "pointer" and (ch.width == 1 or ch.path == "weights") \
-            else b.values  # a pointer's SCALAR output (a float, or a weights array) is one value per element
+        values = (
+            b.values.reshape(-1)
+            if target["path"] == "pointer" and (ch.width == 1 or ch.path == "weights")
+            else b.values
+        )  # a pointer's SCALAR output (a float, or a weights array) is one value per element
         channel["sampler"] = len(samplers)
-        samplers.append(writer.as_json(w.add_sampler(b.times, values, target["path"], b.interpolation,
-                                                     inputs=inputs)))
+        samplers.append(writer.as_json(w.add_sampler(b.times, values, target["path"], b.interpolation, inputs=inputs)))
     anim["samplers"] = samplers
 
 
-def bake_file(scene: Scene, out_path: str | Path, mode: str, fps: float | None = None, keys: bool = False,
-              animation: int | None = None) -> BakeSummary:
+def bake_file(
+    scene: Scene,
+    out_path: str | Path,
+    mode: str,
+    fps: float | None = None,
+    keys: bool = False,
+    animation: int | None = None,
+) -> BakeSummary:
     """Write a copy of ``scene``'s file with its clips (all, or only ``animation``) resampled in ``mode``.
 
     Args:

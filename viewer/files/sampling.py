@@ -1,13 +1,14 @@
 """Sampling reports: the data behind ``animview sample`` (schema in DESIGN.md), usable from Python too."""
+
 from __future__ import annotations
 
 from typing import Sequence
 
 import numpy as np
 
+from viewer.animation.clip import Clip
 from viewer.base import math3d
 from viewer.base.errors import pointer
-from viewer.animation.clip import Clip
 from viewer.scene.scene import Scene
 
 
@@ -62,13 +63,21 @@ def clip_report(clip: Clip, times: np.ndarray, mode: str = "authored", scene: Sc
         samples.append(sample)
     report = {"index": clip.index, "name": clip.name, "duration": clip.duration, "samples": samples}
     if scene is not None:
-        report["ignored"] = {pointer("animations", a, "channels", c): why
-                             for (a, c), why in sorted(scene.document.ignored_channels.items()) if a == clip.index}
+        report["ignored"] = {
+            pointer("animations", a, "channels", c): why
+            for (a, c), why in sorted(scene.document.ignored_channels.items())
+            if a == clip.index
+        }
     return report
 
 
-def sample_animations(scene: Scene, animation: int | None = None, times: Sequence[float] | None = None,
-                      steps: int | None = None, mode: str = "authored") -> dict:
+def sample_animations(
+    scene: Scene,
+    animation: int | None = None,
+    times: Sequence[float] | None = None,
+    steps: int | None = None,
+    mode: str = "authored",
+) -> dict:
     """The ``sample --json`` document for one animation (``animation``) or all of them.
 
     Without ``times`` or ``steps``: every key time plus midpoints, per clip.

@@ -22,6 +22,7 @@ and the containers are decided once.
 Output is deterministic: JSON keys keep insertion order, ``f32`` floats are the shortest text that reads
 back to the same float32, and nothing depends on the clock or the machine.
 """
+
 from __future__ import annotations
 
 import base64
@@ -37,8 +38,14 @@ import pygltflib
 ARRAY_BUFFER = 34962  # bufferView.target for vertex attributes
 ELEMENT_ARRAY_BUFFER = 34963  # bufferView.target for indices
 FLOAT = 5126
-COMPONENT_TYPES = {np.dtype(np.int8): 5120, np.dtype(np.uint8): 5121, np.dtype(np.int16): 5122,
-                   np.dtype(np.uint16): 5123, np.dtype(np.uint32): 5125, np.dtype(np.float32): FLOAT}
+COMPONENT_TYPES = {
+    np.dtype(np.int8): 5120,
+    np.dtype(np.uint8): 5121,
+    np.dtype(np.int16): 5122,
+    np.dtype(np.uint16): 5123,
+    np.dtype(np.uint32): 5125,
+    np.dtype(np.float32): FLOAT,
+}
 DTYPES = {code: dtype for dtype, code in COMPONENT_TYPES.items()}
 VECTOR_TYPES = {1: "SCALAR", 2: "VEC2", 3: "VEC3", 4: "VEC4"}
 MATRIX_TYPES = {2: "MAT2", 3: "MAT3", 4: "MAT4"}
@@ -124,12 +131,25 @@ class BufferWriter:
     def add_buffer_view(self, data: bytes, byte_stride: int | None = None, target: int | None = None) -> int:
         """Append ``data`` to the buffer and add a bufferView over it."""
         offset = self.append(data)
-        return self.add("bufferViews", pygltflib.BufferView(
-            buffer=0, byteOffset=offset, byteLength=len(data), byteStride=byte_stride, target=target))
+        return self.add(
+            "bufferViews",
+            pygltflib.BufferView(
+                buffer=0, byteOffset=offset, byteLength=len(data), byteStride=byte_stride, target=target
+            ),
+        )
 
-    def add_accessor(self, array: Any, type: str | None = None, component_type: int | None = None,
-                     normalized: bool = False, target: int | None = None, byte_offset: int = 0,
-                     byte_stride: int | None = None, min_max: bool = False, name: str | None = None) -> int:
+    def add_accessor(
+        self,
+        array: Any,
+        type: str | None = None,
+        component_type: int | None = None,
+        normalized: bool = False,
+        target: int | None = None,
+        byte_offset: int = 0,
+        byte_stride: int | None = None,
+        min_max: bool = False,
+        name: str | None = None,
+    ) -> int:
         """Store ``array`` in its own bufferView and add an accessor for it.
 
         Args:
@@ -147,17 +167,35 @@ class BufferWriter:
         element = element_bytes(values, kind)
         if byte_stride is not None:
             padded = np.zeros((len(values), byte_stride), np.uint8)
-            padded[:, :element.shape[1]] = element
+            padded[:, : element.shape[1]] = element
             element = padded
         view = self.add_buffer_view(b"\0" * byte_offset + element.tobytes(), byte_stride, target)
         low, high = bounds(values, kind) if min_max else (None, None)
-        return self.add("accessors", pygltflib.Accessor(
-            bufferView=view, byteOffset=byte_offset or None, componentType=ctype, normalized=normalized or None,
-            count=len(values), type=kind, max=high, min=low, name=name))
+        return self.add(
+            "accessors",
+            pygltflib.Accessor(
+                bufferView=view,
+                byteOffset=byte_offset or None,
+                componentType=ctype,
+                normalized=normalized or None,
+                count=len(values),
+                type=kind,
+                max=high,
+                min=low,
+                name=name,
+            ),
+        )
 
-    def add_sampler(self, times: Any, values: Any, path: str, interpolation: str | None = None,
-                    component_type: int | None = None, normalized: bool = False,
-                    inputs: dict[bytes, int] | None = None) -> pygltflib.AnimationSampler:
+    def add_sampler(
+        self,
+        times: Any,
+        values: Any,
+        path: str,
+        interpolation: str | None = None,
+        component_type: int | None = None,
+        normalized: bool = False,
+        inputs: dict[bytes, int] | None = None,
+    ) -> pygltflib.AnimationSampler:
         """An animation sampler over new input and output accessors (not added to any animation yet).
 
         Args:
@@ -189,9 +227,18 @@ class BufferWriter:
         times share one input accessor.
         """
         inputs: dict[bytes, int] | None = {} if share_inputs else None
-        samplers = [self.add_sampler(ch["times"], ch["values"], ch.get("path", "pointer"), ch.get("interpolation"),
-                                     ch.get("component_type"), ch.get("normalized", False), inputs)
-                    for ch in channels]
+        samplers = [
+            self.add_sampler(
+                ch["times"],
+                ch["values"],
+                ch.get("path", "pointer"),
+                ch.get("interpolation"),
+                ch.get("component_type"),
+                ch.get("normalized", False),
+                inputs,
+            )
+            for ch in channels
+        ]
         out = [pygltflib.AnimationChannel(sampler=k, target=_target(ch)) for k, ch in enumerate(channels)]
         return self.add("animations", pygltflib.Animation(name=name, channels=out, samplers=samplers))
 
@@ -207,7 +254,8 @@ class BufferWriter:
 def _target(channel: dict) -> pygltflib.AnimationChannelTarget:
     if "pointer" in channel:
         return pygltflib.AnimationChannelTarget(
-            path="pointer", extensions={"KHR_animation_pointer": {"pointer": channel["pointer"]}})
+            path="pointer", extensions={"KHR_animation_pointer": {"pointer": channel["pointer"]}}
+        )
     return pygltflib.AnimationChannelTarget(node=channel.get("node"), path=channel["path"])
 
 
@@ -262,8 +310,14 @@ def gltf_text(doc: dict, bin_data: bytes | None = None, indent: int | None = Non
     return json.dumps(doc, indent=indent) + "\n"
 
 
-def write_gltf(doc: dict, bin_data: bytes, path: str | Path, embed: bool = True, bin_name: str | None = None,
-               indent: int | None = None) -> Path:
+def write_gltf(
+    doc: dict,
+    bin_data: bytes,
+    path: str | Path,
+    embed: bool = True,
+    bin_name: str | None = None,
+    indent: int | None = None,
+) -> Path:
     """Write a .gltf. Buffer 0 without a uri gets one: a base64 data: URI when ``embed``, else a .bin file.
 
     Args:

@@ -9,6 +9,7 @@ Usage::
 Modules: ``document`` (loading, the ``Document``), ``glb`` (the binary container), ``resources``
 (URIs, data: URIs, files), ``accessors`` (bytes → arrays), ``schema`` + ``validate*`` (all checks).
 """
+
 from __future__ import annotations
 
 from viewer.gltf.document import Document, load_document

@@ -8,6 +8,7 @@ element. This module trusts its input: ``validate`` has checked every range befo
 A bufferView compressed with EXT_/KHR_meshopt_compression reads as its decoded bytes (``meshopt``,
 decoded once); malformed compressed data is the one fault found here, a ``GltfError`` at the extension.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -76,8 +77,9 @@ def dequantize(values: np.ndarray, component_type: int) -> np.ndarray:
     return scaled
 
 
-def strided_read(buffer: bytes | memoryview, offset: int, count: int, stride: int,
-                 accessor_type: str, component_type: int) -> np.ndarray:
+def strided_read(
+    buffer: bytes | memoryview, offset: int, count: int, stride: int, accessor_type: str, component_type: int
+) -> np.ndarray:
     """Copy ``count`` elements starting at ``offset``, ``stride`` bytes apart, out of ``buffer``.
 
     Returns:
@@ -130,20 +132,22 @@ class AccessorReader:
         if compressed is not None:
             return memoryview(self._decoded_view(index, *compressed))
         start = view.get("byteOffset", 0)
-        return memoryview(self._buffers[view["buffer"]])[start:start + view["byteLength"]]
+        return memoryview(self._buffers[view["buffer"]])[start : start + view["byteLength"]]
 
     def _decoded_view(self, index: int, name: str, ext: dict) -> np.ndarray:
         """The decoded bytes of compressed bufferView ``index`` (read-only uint8), decoding on first use."""
         decoded = self._decoded.get(index)
         if decoded is None:
             start = ext.get("byteOffset", 0)
-            data = memoryview(self._buffers[ext["buffer"]])[start:start + ext["byteLength"]]
+            data = memoryview(self._buffers[ext["buffer"]])[start : start + ext["byteLength"]]
             try:
-                decoded = meshopt.decode(ext["mode"], ext.get("filter", "NONE"), ext["count"], ext["byteStride"],
-                                         data)
+                decoded = meshopt.decode(ext["mode"], ext.get("filter", "NONE"), ext["count"], ext["byteStride"], data)
             except ValueError as exc:
-                raise GltfError(self._file, pointer("bufferViews", index, "extensions", name),
-                                f"cannot decode the compressed data of bufferView {index}: {exc}") from None
+                raise GltfError(
+                    self._file,
+                    pointer("bufferViews", index, "extensions", name),
+                    f"cannot decode the compressed data of bufferView {index}: {exc}",
+                ) from None
             decoded.flags.writeable = False
             self._decoded[index] = decoded
         return decoded
@@ -161,8 +165,14 @@ class AccessorReader:
         """The raw sparse indices of accessor ``index``, shape ``(sparse.count,)``; used by validation."""
         sparse = self._accessors[index]["sparse"]
         part = sparse["indices"]
-        return strided_read(self.view_bytes(part["bufferView"]), part.get("byteOffset", 0), sparse["count"],
-                            component_size(part["componentType"]), "SCALAR", part["componentType"])
+        return strided_read(
+            self.view_bytes(part["bufferView"]),
+            part.get("byteOffset", 0),
+            sparse["count"],
+            component_size(part["componentType"]),
+            "SCALAR",
+            part["componentType"],
+        )
 
     def _read_uncached(self, index: int) -> np.ndarray:
         accessor = self._accessors[index]
@@ -186,6 +196,12 @@ class AccessorReader:
         accessor = self._accessors[index]
         sparse, kind, ctype = accessor["sparse"], accessor["type"], accessor["componentType"]
         part = sparse["values"]
-        substitutes = strided_read(self.view_bytes(part["bufferView"]), part.get("byteOffset", 0), sparse["count"],
-                                   element_size(kind, ctype), kind, ctype)
+        substitutes = strided_read(
+            self.view_bytes(part["bufferView"]),
+            part.get("byteOffset", 0),
+            sparse["count"],
+            element_size(kind, ctype),
+            kind,
+            ctype,
+        )
         values[self.sparse_indices(index)] = substitutes

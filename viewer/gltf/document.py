@@ -5,6 +5,7 @@ buffer and runs all of ``validate`` once. Whatever is wrong with the input comes
 ``GltfError`` (file, JSON pointer, message), never as another exception, so the CLI can print one
 line and exit 2. After that, every index, count and range in the document can be trusted.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,8 +40,14 @@ class Document:
             about.
     """
 
-    def __init__(self, access: FileAccess, raw: dict, reader: AccessorReader,
-                 ignored_channels: dict[tuple[int, int], str], bin_chunk: bytes | None = None) -> None:
+    def __init__(
+        self,
+        access: FileAccess,
+        raw: dict,
+        reader: AccessorReader,
+        ignored_channels: dict[tuple[int, int], str],
+        bin_chunk: bytes | None = None,
+    ) -> None:
         self.access = access
         self.path = access.model
         self.raw = raw
@@ -158,6 +165,7 @@ def _decode_text(path: Path, json_bytes: bytes) -> str:
 
 def _parse_json(path: Path, text: str) -> object:
     """Strict JSON: NaN and Infinity, which Python's json accepts, are refused as the JSON grammar says."""
+
     def refuse(name: str) -> None:
         raise ValueError(f"{name} is not a JSON value")
 

@@ -5,6 +5,7 @@ A GLB file is a 12-byte header (magic ``glTF``, version 2, total length) followe
 follows; chunks of unknown type are skipped, as the spec requires. Every fault is a ``GltfError`` with
 the empty pointer, since it concerns the container, not the JSON inside it.
 """
+
 from __future__ import annotations
 
 import struct
@@ -66,16 +67,23 @@ def _read_chunks(path: Path, data: bytes) -> list[tuple[int, bytes]]:
     offset = HEADER_SIZE
     while offset < len(data):
         if offset + CHUNK_HEADER_SIZE > len(data):
-            raise GltfError(path, "", f"truncated GLB: chunk {len(chunks)} header at byte {offset} "
-                                      f"needs {CHUNK_HEADER_SIZE} bytes, {len(data) - offset} left")
+            raise GltfError(
+                path,
+                "",
+                f"truncated GLB: chunk {len(chunks)} header at byte {offset} "
+                f"needs {CHUNK_HEADER_SIZE} bytes, {len(data) - offset} left",
+            )
         length, kind = struct.unpack_from("<II", data, offset)
         start = offset + CHUNK_HEADER_SIZE
         if start + length > len(data):
-            raise GltfError(path, "", f"GLB chunk {len(chunks)} length {length} at byte {start} "
-                                      f"runs past the end of the file ({len(data)} bytes)")
+            raise GltfError(
+                path,
+                "",
+                f"GLB chunk {len(chunks)} length {length} at byte {start} "
+                f"runs past the end of the file ({len(data)} bytes)",
+            )
         if length % 4:
             raise GltfError(path, "", f"GLB chunk {len(chunks)} length {length} is not a multiple of 4")
-        chunks.append((kind, data[start:start + length]))
+        chunks.append((kind, data[start : start + length]))
         offset = start + length
     return chunks
-

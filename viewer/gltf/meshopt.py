@@ -20,14 +20,22 @@ and the COLOR filter are read under either extension name. Malformed data raises
 which the reader turns into a ``GltfError`` at the bufferView's extension; the sizes are checked here
 before anything is allocated from a count.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
 
 from viewer.base.errors import GltfError, pointer
 
-CODECS = ("FILTERS", "FILTER_FUNCTIONS", "MODES", "decode", "decode_index_buffer", "decode_index_sequence",
-          "decode_vertex_buffer")  # meshopt_codecs' names, re-exported on first use (``__getattr__``)
+CODECS = (
+    "FILTERS",
+    "FILTER_FUNCTIONS",
+    "MODES",
+    "decode",
+    "decode_index_buffer",
+    "decode_index_sequence",
+    "decode_vertex_buffer",
+)  # meshopt_codecs' names, re-exported on first use (``__getattr__``)
 __all__ = ["EXTENSIONS", "check_extensions", "compressed_views", "compression", "drop_compression", *CODECS]
 
 EXTENSIONS = ("EXT_meshopt_compression", "KHR_meshopt_compression")
@@ -101,8 +109,11 @@ def check_extensions(raw: dict, file: Path) -> frozenset[int]:
                 continue
             flag = ext.get("fallback", False)
             if not isinstance(flag, bool):
-                raise GltfError(file, pointer("buffers", k, "extensions", name, "fallback"),
-                                f"fallback must be a boolean, got {flag!r:.40}")
+                raise GltfError(
+                    file,
+                    pointer("buffers", k, "extensions", name, "fallback"),
+                    f"fallback must be a boolean, got {flag!r:.40}",
+                )
             if flag:
                 fallback.add(k)
     read: set[int] = set()
@@ -112,23 +123,32 @@ def check_extensions(raw: dict, file: Path) -> frozenset[int]:
         found = compression(view)
         if found is None:
             if view["buffer"] in fallback:
-                raise GltfError(file, pointer("bufferViews", v, "buffer"),
-                                f"bufferView {v} is not compressed but reads buffer {view['buffer']}, a meshopt "
-                                "fallback buffer, which holds no data to read")
+                raise GltfError(
+                    file,
+                    pointer("bufferViews", v, "buffer"),
+                    f"bufferView {v} is not compressed but reads buffer {view['buffer']}, a meshopt "
+                    "fallback buffer, which holds no data to read",
+                )
             read.add(view["buffer"])
             continue
         name, ext = found
         _check_view(raw, v, view, name, ext, file)
         if ext["buffer"] in fallback:
-            raise GltfError(file, pointer("bufferViews", v, "extensions", name, "buffer"),
-                            f"the compressed data cannot come from buffer {ext['buffer']}: it is a fallback buffer")
+            raise GltfError(
+                file,
+                pointer("bufferViews", v, "extensions", name, "buffer"),
+                f"the compressed data cannot come from buffer {ext['buffer']}: it is a fallback buffer",
+            )
         read.add(ext["buffer"])
         parents.add(view["buffer"])
         total += view["byteLength"]
         if total > MAX_DECODED_TOTAL:
-            raise GltfError(file, pointer("bufferViews", v, "extensions", name, "count"),
-                            f"the compressed bufferViews up to {v} decode to {total} bytes, over the "
-                            f"{MAX_DECODED_TOTAL} byte limit for one file")
+            raise GltfError(
+                file,
+                pointer("bufferViews", v, "extensions", name, "count"),
+                f"the compressed bufferViews up to {v} decode to {total} bytes, over the "
+                f"{MAX_DECODED_TOTAL} byte limit for one file",
+            )
     return frozenset(fallback | (parents - read))
 
 
@@ -136,8 +156,11 @@ def _check_view(raw: dict, v: int, view: dict, name: str, ext: dict, file: Path)
     """One bufferView's extension object: types, enums, the rules between mode, filter and stride, sizes."""
     at = ("bufferViews", v, "extensions", name)
     if all(n in view["extensions"] for n in EXTENSIONS):
-        raise GltfError(file, pointer("bufferViews", v, "extensions"),
-                        f"bufferView {v} has both {EXTENSIONS[0]} and {EXTENSIONS[1]}; it may have only one")
+        raise GltfError(
+            file,
+            pointer("bufferViews", v, "extensions"),
+            f"bufferView {v} has both {EXTENSIONS[0]} and {EXTENSIONS[1]}; it may have only one",
+        )
 
     def fail(key: str | None, message: str) -> None:
         raise GltfError(file, pointer(*at, key) if key else pointer(*at), message)
@@ -183,15 +206,27 @@ def _check_view(raw: dict, v: int, view: dict, name: str, ext: dict, file: Path)
         fail("byteStride", f"the {filt} filter needs a byteStride of {' or '.join(map(str, allowed))}, got {stride}")
     decoded = stride * count
     if decoded > MAX_DECODED_BYTES:
-        fail("count", f"count {count} × byteStride {stride} = {decoded} bytes is over the {MAX_DECODED_BYTES} "
-                      "byte limit for one decoded bufferView")
+        fail(
+            "count",
+            f"count {count} × byteStride {stride} = {decoded} bytes is over the {MAX_DECODED_BYTES} "
+            "byte limit for one decoded bufferView",
+        )
     if decoded != view["byteLength"]:
-        fail("count", f"count {count} × byteStride {stride} = {decoded} bytes but bufferView {v} byteLength is "
-                      f"{view['byteLength']}")
+        fail(
+            "count",
+            f"count {count} × byteStride {stride} = {decoded} bytes but bufferView {v} byteLength is "
+            f"{view['byteLength']}",
+        )
     if name == EXTENSIONS[0] and view.get("byteStride", stride) != stride:
-        raise GltfError(file, pointer("bufferViews", v, "byteStride"),
-                        f"bufferView {v} byteStride {view['byteStride']} differs from its {name} byteStride {stride}")
+        raise GltfError(
+            file,
+            pointer("bufferViews", v, "byteStride"),
+            f"bufferView {v} byteStride {view['byteStride']} differs from its {name} byteStride {stride}",
+        )
     available = buffers[buffer]["byteLength"]
     if offset + length > available:
-        fail("byteLength", f"the compressed data ends at byte {offset + length} (byteOffset {offset} + byteLength "
-                           f"{length}) but buffer {buffer} has {available}")
+        fail(
+            "byteLength",
+            f"the compressed data ends at byte {offset + length} (byteOffset {offset} + byteLength "
+            f"{length}) but buffer {buffer} has {available}",
+        )

@@ -2,6 +2,7 @@
 ATTRIBUTES codec decoded, vectorised over every element: octahedral normals, quaternions, exponential floats
 and YCoCg colours back to the values the accessors read.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -10,8 +11,7 @@ import numpy as np
 def _round(values: np.ndarray, limit: float, low: float | None = None) -> np.ndarray:
     """Round half away from zero and clamp to ``[low, limit]`` (``low`` = -limit); NaN becomes 0."""
     rounded = np.trunc(values + np.copysign(np.float32(0.5), values))
-    return np.clip(np.nan_to_num(rounded, nan=0.0, posinf=limit, neginf=-limit),
-                   -limit if low is None else low, limit)
+    return np.clip(np.nan_to_num(rounded, nan=0.0, posinf=limit, neginf=-limit), -limit if low is None else low, limit)
 
 
 def _lanes(data: np.ndarray, count: int, stride: int, signed: bool) -> tuple[np.ndarray, float]:
@@ -85,5 +85,10 @@ def filter_color(data: np.ndarray, count: int, stride: int) -> None:
             u[:, lane] = _round(value.astype(np.float32) * scale, top, 0.0)
 
 
-FILTER_FUNCTIONS = {"NONE": filter_none, "OCTAHEDRAL": filter_octahedral, "QUATERNION": filter_quaternion,
-                    "EXPONENTIAL": filter_exponential, "COLOR": filter_color}
+FILTER_FUNCTIONS = {
+    "NONE": filter_none,
+    "OCTAHEDRAL": filter_octahedral,
+    "QUATERNION": filter_quaternion,
+    "EXPONENTIAL": filter_exponential,
+    "COLOR": filter_color,
+}

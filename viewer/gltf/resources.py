@@ -13,6 +13,7 @@ A model is data from anywhere, so what it may make us read is bounded (``FileAcc
   (``/dev/stdin`` blocks);
 * at most the bytes we need are read: a buffer's declared ``byteLength``, an image's ``MAX_IMAGE_BYTES``.
 """
+
 from __future__ import annotations
 
 import base64
@@ -82,11 +83,16 @@ def uri_path(uri: str, access: FileAccess, where: str) -> Path:
         raise GltfError(file, where, "URI names a file with a NUL character")
     absolute = PurePosixPath(name).is_absolute() or bool(PureWindowsPath(name).drive) or name.startswith("\\")
     if len(scheme) > 1 and not absolute:  # one letter is a Windows drive, not a scheme
-        raise GltfError(file, where, f"URI scheme {shorten(scheme)!r} is not supported, only relative paths and "
-                                     "data: URIs")
+        raise GltfError(
+            file, where, f"URI scheme {shorten(scheme)!r} is not supported, only relative paths and data: URIs"
+        )
     if absolute and not access.allow_outside:
-        raise GltfError(file, where, f"URI {shorten(uri)!r} is an absolute path; only files in the model's folder "
-                                     f"are read unless you pass {ALLOW_OPTION}")
+        raise GltfError(
+            file,
+            where,
+            f"URI {shorten(uri)!r} is an absolute path; only files in the model's folder "
+            f"are read unless you pass {ALLOW_OPTION}",
+        )
     folder = file.parent.resolve()
     path = Path(name) if absolute else folder / name
     if access.allow_outside:
@@ -96,8 +102,12 @@ def uri_path(uri: str, access: FileAccess, where: str) -> Path:
     except (OSError, RuntimeError):  # a symbolic-link loop
         inside = False
     if not inside:
-        raise GltfError(file, where, f"URI {shorten(uri)!r} leads outside the model's folder {shorten(str(folder))}; "
-                                     f"pass {ALLOW_OPTION} to read it")
+        raise GltfError(
+            file,
+            where,
+            f"URI {shorten(uri)!r} leads outside the model's folder {shorten(str(folder))}; "
+            f"pass {ALLOW_OPTION} to read it",
+        )
     return path
 
 
@@ -116,8 +126,9 @@ def read_regular_file(path: Path, limit: int, file: Path, where: str, what: str)
     except FileNotFoundError:
         raise GltfError(file, where, f"{what} file not found: {shown}") from None
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
-        raise GltfError(file, where, f"cannot read {what} file {shown}: "
-                                     f"{getattr(exc, 'strerror', None) or exc}") from None
+        raise GltfError(
+            file, where, f"cannot read {what} file {shown}: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
@@ -137,8 +148,13 @@ def read_regular_file(path: Path, limit: int, file: Path, where: str, what: str)
 
 
 def _file_kind(mode: int) -> str:
-    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket")):
+    for test, name in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
         if test(mode):
             return name
     return "not a plain file"
@@ -166,11 +182,15 @@ def check_uri_available(uri: str, access: FileAccess, where: str, what: str) -> 
     except FileNotFoundError:
         raise GltfError(access.model, where, f"{what} file not found: {shorten(str(path))}") from None
     except (OSError, ValueError) as exc:
-        raise GltfError(access.model, where, f"cannot read {what} file {shorten(str(path))}: "
-                                             f"{getattr(exc, 'strerror', None) or exc}") from None
+        raise GltfError(
+            access.model,
+            where,
+            f"cannot read {what} file {shorten(str(path))}: {getattr(exc, 'strerror', None) or exc}",
+        ) from None
     if not stat.S_ISREG(mode):
-        raise GltfError(access.model, where, f"{what} file {shorten(str(path))} is not a regular file "
-                                             f"({_file_kind(mode)})")
+        raise GltfError(
+            access.model, where, f"{what} file {shorten(str(path))} is not a regular file ({_file_kind(mode)})"
+        )
 
 
 class UnreadBuffer:
@@ -186,8 +206,9 @@ class UnreadBuffer:
         return self.length
 
 
-def load_buffers(raw: dict, access: FileAccess, bin_chunk: bytes | None, glb: bool,
-                 unread: frozenset[int] = frozenset()) -> list[bytes | UnreadBuffer]:
+def load_buffers(
+    raw: dict, access: FileAccess, bin_chunk: bytes | None, glb: bool, unread: frozenset[int] = frozenset()
+) -> list[bytes | UnreadBuffer]:
     """Load every buffer. In a GLB, buffer 0 without a uri is the BIN chunk (glTF 2.0 §4.4.3.3).
 
     A file is read up to its ``byteLength`` and no further; a shorter one is reported by
@@ -206,8 +227,9 @@ def load_buffers(raw: dict, access: FileAccess, bin_chunk: bytes | None, glb: bo
         if k in unread:
             loaded.append(UnreadBuffer(buffer["byteLength"]))
         elif "uri" in buffer:
-            loaded.append(read_uri(buffer["uri"], access, pointer("buffers", k, "uri"), f"buffer {k}",
-                                   buffer["byteLength"]))
+            loaded.append(
+                read_uri(buffer["uri"], access, pointer("buffers", k, "uri"), f"buffer {k}", buffer["byteLength"])
+            )
         elif glb and k == 0 and bin_chunk is not None:
             loaded.append(bin_chunk)
         elif glb and k == 0:

@@ -12,6 +12,7 @@ Order matters, because each stage may rely on the ones before it:
 
 Every fault raises ``GltfError(file, pointer, message)`` with the JSON pointer of the offending property.
 """
+
 from __future__ import annotations
 
 import math
@@ -25,28 +26,37 @@ from viewer.gltf.accessors import AccessorReader
 from viewer.gltf.resources import FileAccess
 from viewer.gltf.schema import GLTF, NESTED_ARRAYS, Spec
 
-SUPPORTED_EXTENSIONS = frozenset({
-    "KHR_mesh_quantization",
-    "KHR_materials_emissive_strength",
-    "KHR_texture_transform",
-    "KHR_materials_unlit",
-    "KHR_texture_basisu",  # loads; its KTX2 images are not decoded (the fallback image is used, else a warning)
-    "KHR_draco_mesh_compression",  # decoded by gltf/draco.py with DracoPy (optional: animview[compressed])
-    "EXT_meshopt_compression",  # compressed bufferViews, decoded by gltf/meshopt.py (numpy, no dependency)
-    "KHR_meshopt_compression",
-    "KHR_lights_punctual",  # lights read by lights.py, placed by their nodes' world matrices
-    "KHR_materials_ior",
-    "KHR_materials_specular",
-    "KHR_materials_clearcoat",
-    "KHR_materials_sheen",
-    "KHR_materials_transmission",
-    "KHR_materials_volume",
-    "KHR_animation_pointer",  # channels resolved against the Object Model (object_model.py)
-    "KHR_node_visibility",  # nodes hidden with their subtrees, statically and animated
-})
+SUPPORTED_EXTENSIONS = frozenset(
+    {
+        "KHR_mesh_quantization",
+        "KHR_materials_emissive_strength",
+        "KHR_texture_transform",
+        "KHR_materials_unlit",
+        "KHR_texture_basisu",  # loads; its KTX2 images are not decoded (the fallback image is used, else a warning)
+        "KHR_draco_mesh_compression",  # decoded by gltf/draco.py with DracoPy (optional: animview[compressed])
+        "EXT_meshopt_compression",  # compressed bufferViews, decoded by gltf/meshopt.py (numpy, no dependency)
+        "KHR_meshopt_compression",
+        "KHR_lights_punctual",  # lights read by lights.py, placed by their nodes' world matrices
+        "KHR_materials_ior",
+        "KHR_materials_specular",
+        "KHR_materials_clearcoat",
+        "KHR_materials_sheen",
+        "KHR_materials_transmission",
+        "KHR_materials_volume",
+        "KHR_animation_pointer",  # channels resolved against the Object Model (object_model.py)
+        "KHR_node_visibility",  # nodes hidden with their subtrees, statically and animated
+    }
+)
 
-_JSON_TYPE_NAMES = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "a boolean",
-                    "object": "an object", "map": "an object", "array": "an array"}
+_JSON_TYPE_NAMES = {
+    "integer": "an integer",
+    "number": "a number",
+    "string": "a string",
+    "boolean": "a boolean",
+    "object": "an object",
+    "map": "an object",
+    "array": "an array",
+}
 
 
 def check_structure(raw: object, file: Path) -> None:
@@ -67,8 +77,9 @@ def check_structure(raw: object, file: Path) -> None:
     _check_extensions(raw, file)
 
 
-def check_content(raw: dict, access: FileAccess, buffers: list[bytes],
-                  reader: AccessorReader) -> dict[tuple[int, int], str]:
+def check_content(
+    raw: dict, access: FileAccess, buffers: list[bytes], reader: AccessorReader
+) -> dict[tuple[int, int], str]:
     """Check everything that needs loaded buffers or several properties at once.
 
     Args:
@@ -121,12 +132,16 @@ def _check_extensions(raw: dict, file: Path) -> None:
     for k, name in enumerate(raw.get("extensionsRequired", [])):
         if name not in SUPPORTED_EXTENSIONS:
             supported = ", ".join(sorted(SUPPORTED_EXTENSIONS))
-            raise GltfError(file, pointer("extensionsRequired", k),
-                            f"required extension {name} is not supported (supported: {supported})")
+            raise GltfError(
+                file,
+                pointer("extensionsRequired", k),
+                f"required extension {name} is not supported (supported: {supported})",
+            )
     for name in raw.get("extensionsUsed", []):
         if name not in SUPPORTED_EXTENSIONS:
-            warnings.warn(f"{file}: extension {name} is used but not supported; its data is ignored",
-                          GltfWarning, stacklevel=4)
+            warnings.warn(
+                f"{file}: extension {name} is used but not supported; its data is ignored", GltfWarning, stacklevel=4
+            )
 
 
 class _Walker:
@@ -150,17 +165,28 @@ class _Walker:
             self._check_object(value, spec, path)  # type: ignore[arg-type]
 
     def _check_type(self, value: object, spec: Spec, path: tuple) -> None:
-        expected = {"integer": int, "number": (int, float), "string": str, "boolean": bool,
-                    "object": dict, "map": dict, "array": list}[spec.kind]
+        expected = {
+            "integer": int,
+            "number": (int, float),
+            "string": str,
+            "boolean": bool,
+            "object": dict,
+            "map": dict,
+            "array": list,
+        }[spec.kind]
         if not isinstance(value, expected) or (isinstance(value, bool) and spec.kind in ("integer", "number")):
-            self._fail(path, f"{_label(path)} must be {_JSON_TYPE_NAMES[spec.kind]}, got {_json_type(value)} "
-                             f"{_short(value)}")
+            self._fail(
+                path, f"{_label(path)} must be {_JSON_TYPE_NAMES[spec.kind]}, got {_json_type(value)} {_short(value)}"
+            )
 
     def _check_number(self, value: float, spec: Spec, path: tuple) -> None:
         label = _label(path)
         if isinstance(value, int) and abs(value) > sys.float_info.max:  # Python reads any digit count
-            self._fail(path, f"{label} is an integer of {len(str(abs(value)))} digits, too large for any number "
-                             "a glTF reader can hold")
+            self._fail(
+                path,
+                f"{label} is an integer of {len(str(abs(value)))} digits, too large for any number "
+                "a glTF reader can hold",
+            )
         if not math.isfinite(value):  # JSON has no NaN/Infinity, but Python reads 1e999 as inf
             self._fail(path, f"{label} {value} is not a finite number")
         if spec.enum and value not in spec.enum:
@@ -179,8 +205,7 @@ class _Walker:
         if spec.multiple_of and value % spec.multiple_of:
             self._fail(path, f"{label} {value} is not a multiple of {spec.multiple_of}")
         if spec.ref is not None and value >= self.counts.get(spec.ref, 0):
-            self._fail(path, f"{label} {value} is out of range: the file has {self.counts.get(spec.ref, 0)} "
-                             f"{spec.ref}")
+            self._fail(path, f"{label} {value} is out of range: the file has {self.counts.get(spec.ref, 0)} {spec.ref}")
 
     def _check_array(self, value: list, spec: Spec, path: tuple) -> None:
         if spec.length is not None and len(value) != spec.length:
@@ -205,8 +230,10 @@ class _Walker:
                 self._fail((*path, "extensions"), f"extensions must be an object, got {_json_type(extensions)}")
             for name, ext in extensions.items():
                 if not isinstance(ext, dict):
-                    self._fail((*path, "extensions", name), f"extension {_short(name)} must be an object, got "
-                                                            f"{_json_type(ext)}")
+                    self._fail(
+                        (*path, "extensions", name),
+                        f"extension {_short(name)} must be an object, got {_json_type(ext)}",
+                    )
         for key, field in (spec.fields or {}).items():
             if key in value:
                 self.check(value[key], field, (*path, key))

@@ -3,7 +3,7 @@
 Decisions, documented here because the animation code relies on them:
 
 * A channel whose ``target.path`` is ``"pointer"`` (KHR_animation_pointer) is resolved against the glTF
-  Object Model (``viewer.gltf.object_model``). Whatever is wrong with it — a malformed pointer, a property that is
+  Object Model (``viewer.gltf.pointer_rules``). Whatever is wrong with it — a malformed pointer, a property that is
   not animatable, undefined or missing, an output of the wrong type or count, a boolean or integer sampled
   other than STEP, values that are not finite — the channel is ignored with a warning that says why, and the
   other channels play: a file is never refused for one pointer.
@@ -16,6 +16,7 @@ Decisions, documented here because the animation code relies on them:
 Ignored channels are returned as ``{(animation, channel): reason}`` and exposed as
 ``Document.ignored_channels``; every other channel is guaranteed valid.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -23,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from viewer.gltf import object_model
 from viewer.base.errors import GltfError, GltfWarning, pointer
+from viewer.gltf import object_model, pointer_rules
 from viewer.gltf.accessors import FLOAT, AccessorReader
 from viewer.gltf.validate_mesh import morph_target_count
 
@@ -84,8 +85,9 @@ def check_animations(raw: dict, file: Path, reader: AccessorReader) -> dict[tupl
     return ignored
 
 
-def _target_key(raw: dict, animation: dict, channel: dict, a: int, c: int, file: Path,
-                reader: AccessorReader) -> tuple[Key, str] | str:
+def _target_key(
+    raw: dict, animation: dict, channel: dict, a: int, c: int, file: Path, reader: AccessorReader
+) -> tuple[Key, str] | str:
     """What the channel animates and how to name it (a JSON pointer for pointer channels, "(node N, path)"
     for plain ones), or why it is ignored. Raises ``GltfError`` for a plain channel that breaks the spec."""
     if _is_ignored(raw, animation, channel, a, c, file):
@@ -103,23 +105,23 @@ def _pointer_key(raw: dict, animation: dict, channel: dict, reader: AccessorRead
     extension = (target.get("extensions") or {}).get(POINTER_EXTENSION)
     text = extension.get("pointer") if isinstance(extension, dict) else None
     if not isinstance(text, str):
-        return f"target path is \"pointer\" but its {POINTER_EXTENSION} extension gives no pointer string"
+        return f'target path is "pointer" but its {POINTER_EXTENSION} extension gives no pointer string'
     if "node" in target:
-        return f"{object_model.show(text)}: a pointer target must not also name a node (target.node is set)"
-    resolved = object_model.resolve(raw, text)
+        return f"{pointer_rules.show(text)}: a pointer target must not also name a node (target.node is set)"
+    resolved = pointer_rules.resolve(raw, text)
     if isinstance(resolved, str):
         return resolved
     sampler = animation["samplers"][channel["sampler"]]
     o = sampler["output"]
     keys = raw["accessors"][sampler["input"]]["count"]
-    reason = object_model.check_output(resolved, raw["accessors"][o], sampler.get("interpolation", "LINEAR"), keys)
+    reason = pointer_rules.check_output(resolved, raw["accessors"][o], sampler.get("interpolation", "LINEAR"), keys)
     if reason is not None:
         return reason
     values = np.asarray(reader.read(o))
     if values.dtype.kind == "f":
         bad = np.flatnonzero(~np.isfinite(values.reshape(len(values), -1)).all(axis=1))
         if bad.size:
-            return f"{object_model.show(text)}: output accessor {o} value {bad[0]} is not finite"
+            return f"{pointer_rules.show(text)}: output accessor {o} value {bad[0]} is not finite"
     p = resolved.property
     return (p.consumer, resolved.index, p.field, resolved.element), text
 
@@ -128,47 +130,65 @@ def _check_input(raw: dict, a: int, where: tuple, file: Path, reader: AccessorRe
     """Key times: SCALAR float, finite, >= 0 and strictly increasing, in seconds."""
     accessor = raw["accessors"][a]
     if accessor["type"] != "SCALAR" or accessor["componentType"] != FLOAT or accessor.get("normalized", False):
-        raise GltfError(file, pointer(*where), f"input accessor {a} must be SCALAR float (5126), got "
-                                               f"{accessor['type']} {accessor['componentType']}")
+        raise GltfError(
+            file,
+            pointer(*where),
+            f"input accessor {a} must be SCALAR float (5126), got {accessor['type']} {accessor['componentType']}",
+        )
     times = reader.read(a)
     bad = np.flatnonzero(~np.isfinite(times))
     if bad.size:
-        raise GltfError(file, pointer(*where), f"input accessor {a} key time {bad[0]} is {times[bad[0]]}, "
-                                               "key times must be finite")
+        raise GltfError(
+            file, pointer(*where), f"input accessor {a} key time {bad[0]} is {times[bad[0]]}, key times must be finite"
+        )
     bad = np.flatnonzero(times < 0)
     if bad.size:
-        raise GltfError(file, pointer(*where), f"input accessor {a} key time {bad[0]} is {times[bad[0]]}, "
-                                               "key times must be >= 0")
+        raise GltfError(
+            file, pointer(*where), f"input accessor {a} key time {bad[0]} is {times[bad[0]]}, key times must be >= 0"
+        )
     bad = np.flatnonzero(np.diff(times) <= 0)
     if bad.size:
         k = int(bad[0]) + 1
-        raise GltfError(file, pointer(*where), f"input accessor {a} key times must strictly increase: time {k} is "
-                                               f"{times[k]} after {times[k - 1]}")
+        raise GltfError(
+            file,
+            pointer(*where),
+            f"input accessor {a} key times must strictly increase: time {k} is {times[k]} after {times[k - 1]}",
+        )
 
 
 def _is_ignored(raw: dict, animation: dict, channel: dict, a: int, c: int, file: Path) -> bool:
     """Check the channel's sampler and target; True (with a warning) for a channel to skip."""
     here = ("animations", a, "channels", c)
     if channel["sampler"] >= len(animation["samplers"]):
-        raise GltfError(file, pointer(*here, "sampler"), f"sampler {channel['sampler']} is out of range: "
-                                                         f"animation {a} has {len(animation['samplers'])} samplers")
+        raise GltfError(
+            file,
+            pointer(*here, "sampler"),
+            f"sampler {channel['sampler']} is out of range: animation {a} has {len(animation['samplers'])} samplers",
+        )
     target = channel["target"]
     path = target["path"]
     if path == POINTER_PATH:
         return False  # resolved by _pointer_key
     if path not in OUTPUT_FORMATS:
-        raise GltfError(file, pointer(*here, "target", "path"),
-                        f"target path {path!r} is not one of {', '.join(OUTPUT_FORMATS)}")
+        raise GltfError(
+            file, pointer(*here, "target", "path"), f"target path {path!r} is not one of {', '.join(OUTPUT_FORMATS)}"
+        )
     if "node" not in target:
         return True
     node = raw["nodes"][target["node"]]
     if "matrix" in node and path != "weights":
-        raise GltfError(file, pointer(*here, "target", "node"),
-                        f"channel animates {path} of node {target['node']}, which has a matrix (animated nodes use TRS)")
+        raise GltfError(
+            file,
+            pointer(*here, "target", "node"),
+            f"channel animates {path} of node {target['node']}, which has a matrix (animated nodes use TRS)",
+        )
     if path == "weights":
         if "mesh" not in node or morph_target_count(raw["meshes"][node["mesh"]]) == 0:
-            raise GltfError(file, pointer(*here, "target", "path"),
-                            f"channel animates weights but node {target['node']} has no mesh with morph targets")
+            raise GltfError(
+                file,
+                pointer(*here, "target", "path"),
+                f"channel animates weights but node {target['node']} has no mesh with morph targets",
+            )
     return False
 
 
@@ -182,9 +202,13 @@ def _check_output(raw: dict, animation: dict, channel: dict, a: int, file: Path,
     kind, formats = OUTPUT_FORMATS[path]
     found = (accessor["componentType"], accessor.get("normalized", False))
     if accessor["type"] != kind or found not in formats:
-        raise GltfError(file, where, f"{path} output accessor {o} must be {kind} float or normalized integer "
-                                     f"as the spec allows, got {accessor['type']} of componentType {found[0]}"
-                                     f"{' normalized' if found[1] else ''}")
+        raise GltfError(
+            file,
+            where,
+            f"{path} output accessor {o} must be {kind} float or normalized integer "
+            f"as the spec allows, got {accessor['type']} of componentType {found[0]}"
+            f"{' normalized' if found[1] else ''}",
+        )
     keys = raw["accessors"][sampler["input"]]["count"]
     interpolation = sampler.get("interpolation", "LINEAR")
     expected, formula = keys, f"{keys} keys"
@@ -194,8 +218,9 @@ def _check_output(raw: dict, animation: dict, channel: dict, a: int, file: Path,
         targets = morph_target_count(raw["meshes"][raw["nodes"][channel["target"]["node"]]["mesh"]])
         expected, formula = expected * targets, formula + f" × {targets} morph targets"
     if accessor["count"] != expected:
-        raise GltfError(file, where, f"{path} output accessor {o} has {accessor['count']} elements, expected "
-                                     f"{expected} = {formula}")
+        raise GltfError(
+            file, where, f"{path} output accessor {o} has {accessor['count']} elements, expected {expected} = {formula}"
+        )
     values = reader.read(o)
     bad = np.flatnonzero(~np.isfinite(values.reshape(len(values), -1)).all(axis=1))
     if bad.size:

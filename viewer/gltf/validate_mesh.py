@@ -4,6 +4,7 @@ Runs after ``validate_data`` so accessor data can be read. Attribute formats fol
 table of vertex attributes; with ``KHR_mesh_quantization`` in ``extensionsUsed`` the wider set of
 integer formats that extension allows is accepted too.
 """
+
 from __future__ import annotations
 
 import re
@@ -61,21 +62,32 @@ def check_meshes(raw: dict, file: Path, reader: AccessorReader, quantized: bool)
         targets = [len(primitive.get("targets", [])) for primitive in mesh["primitives"]]
         for p, count in enumerate(targets):
             if count != targets[0]:
-                raise GltfError(file, pointer("meshes", m, "primitives", p, "targets"),
-                                f"mesh {m} primitive {p} has {count} morph targets but primitive 0 has {targets[0]}")
+                raise GltfError(
+                    file,
+                    pointer("meshes", m, "primitives", p, "targets"),
+                    f"mesh {m} primitive {p} has {count} morph targets but primitive 0 has {targets[0]}",
+                )
         if "weights" in mesh and len(mesh["weights"]) != targets[0]:
-            raise GltfError(file, pointer("meshes", m, "weights"),
-                            f"mesh {m} has {len(mesh['weights'])} weights but {targets[0]} morph targets")
+            raise GltfError(
+                file,
+                pointer("meshes", m, "weights"),
+                f"mesh {m} has {len(mesh['weights'])} weights but {targets[0]} morph targets",
+            )
     for n, node in enumerate(raw.get("nodes", [])):
         if "weights" in node:
             expected = morph_target_count(raw["meshes"][node["mesh"]])
             if len(node["weights"]) != expected:
-                raise GltfError(file, pointer("nodes", n, "weights"), f"node {n} has {len(node['weights'])} "
-                                f"weights but its mesh {node['mesh']} has {expected} morph targets")
+                raise GltfError(
+                    file,
+                    pointer("nodes", n, "weights"),
+                    f"node {n} has {len(node['weights'])} "
+                    f"weights but its mesh {node['mesh']} has {expected} morph targets",
+                )
 
 
-def _check_primitive(raw: dict, primitive: dict, here: tuple, file: Path, reader: AccessorReader,
-                     quantized: bool) -> None:
+def _check_primitive(
+    raw: dict, primitive: dict, here: tuple, file: Path, reader: AccessorReader, quantized: bool
+) -> None:
     """POSITION present; formats per semantic; equal counts; indices and morph targets fit the vertices."""
     accessors = raw["accessors"]
     attributes = primitive["attributes"]
@@ -86,8 +98,11 @@ def _check_primitive(raw: dict, primitive: dict, here: tuple, file: Path, reader
         where = (*here, "attributes", name)
         _check_format(accessors[a], name, a, where, file, _allowed_format(name, quantized))
         if accessors[a]["count"] != vertex_count:
-            raise GltfError(file, pointer(*where), f"attribute {name} accessor {a} has {accessors[a]['count']} "
-                                                   f"elements but POSITION has {vertex_count}")
+            raise GltfError(
+                file,
+                pointer(*where),
+                f"attribute {name} accessor {a} has {accessors[a]['count']} elements but POSITION has {vertex_count}",
+            )
     if "indices" in primitive:
         _check_indices(accessors, primitive["indices"], vertex_count, (*here, "indices"), file, reader)
     for t, target in enumerate(primitive.get("targets", [])):
@@ -98,8 +113,12 @@ def _check_primitive(raw: dict, primitive: dict, here: tuple, file: Path, reader
                 extra = QUANTIZED_TARGET_EXTRA[name] if quantized else frozenset()
                 _check_format(accessors[a], name, a, where, file, (("VEC3",), allowed | extra))
             if accessors[a]["count"] != vertex_count:
-                raise GltfError(file, pointer(*where), f"morph target {t} {name} accessor {a} has "
-                                f"{accessors[a]['count']} elements but POSITION has {vertex_count}")
+                raise GltfError(
+                    file,
+                    pointer(*where),
+                    f"morph target {t} {name} accessor {a} has "
+                    f"{accessors[a]['count']} elements but POSITION has {vertex_count}",
+                )
 
 
 def _allowed_format(name: str, quantized: bool) -> tuple[tuple[str, ...], Format] | None:
@@ -114,30 +133,45 @@ def _allowed_format(name: str, quantized: bool) -> tuple[tuple[str, ...], Format
     return types, formats
 
 
-def _check_format(accessor: dict, name: str, a: int, where: tuple, file: Path,
-                  allowed: tuple[tuple[str, ...], Format] | None) -> None:
+def _check_format(
+    accessor: dict, name: str, a: int, where: tuple, file: Path, allowed: tuple[tuple[str, ...], Format] | None
+) -> None:
     if allowed is None:
         return
     types, formats = allowed
     found = (accessor["componentType"], accessor.get("normalized", False))
     if accessor["type"] not in types or found not in formats:
         wanted = ", ".join(f"{c}{' normalized' if norm else ''}" for c, norm in sorted(formats))
-        raise GltfError(file, pointer(*where),
-                        f"{name} accessor {a} is {accessor['type']} of componentType {found[0]}"
-                        f"{' normalized' if found[1] else ''}; expected {' or '.join(types)} of {wanted}")
+        raise GltfError(
+            file,
+            pointer(*where),
+            f"{name} accessor {a} is {accessor['type']} of componentType {found[0]}"
+            f"{' normalized' if found[1] else ''}; expected {' or '.join(types)} of {wanted}",
+        )
 
 
-def _check_indices(accessors: list[dict], a: int, vertex_count: int, where: tuple, file: Path,
-                   reader: AccessorReader) -> None:
+def _check_indices(
+    accessors: list[dict], a: int, vertex_count: int, where: tuple, file: Path, reader: AccessorReader
+) -> None:
     """Indices are SCALAR unsigned byte/short/int, not normalized, each below the vertex count."""
     accessor = accessors[a]
-    if (accessor["type"] != "SCALAR" or accessor["componentType"] not in UNSIGNED_INT_TYPES
-            or accessor.get("normalized", False)):
-        raise GltfError(file, pointer(*where), f"indices accessor {a} must be SCALAR of componentType 5121, 5123 "
-                                               f"or 5125, got {accessor['type']} {accessor['componentType']}")
+    if (
+        accessor["type"] != "SCALAR"
+        or accessor["componentType"] not in UNSIGNED_INT_TYPES
+        or accessor.get("normalized", False)
+    ):
+        raise GltfError(
+            file,
+            pointer(*where),
+            f"indices accessor {a} must be SCALAR of componentType 5121, 5123 "
+            f"or 5125, got {accessor['type']} {accessor['componentType']}",
+        )
     values = reader.read(a)
     bad = np.flatnonzero(values >= vertex_count)
     if bad.size:
         k = int(bad[0])
-        raise GltfError(file, pointer(*where),
-                        f"index {k} of accessor {a} is {int(values[k])} but the primitive has {vertex_count} vertices")
+        raise GltfError(
+            file,
+            pointer(*where),
+            f"index {k} of accessor {a} is {int(values[k])} but the primitive has {vertex_count} vertices",
+        )

@@ -4,6 +4,7 @@ KHR_lights_punctual).
 Runs after ``validate.check_structure`` (types and index ranges hold) and after ``validate_data``
 (accessor data can be read safely).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -32,8 +33,11 @@ def _check_node(node: dict, n: int, file: Path) -> None:
     if "matrix" in node:
         both = [key for key in TRS if key in node]
         if both:
-            raise GltfError(file, pointer("nodes", n, "matrix"),
-                            f"node {n} has both matrix and {', '.join(both)}; a node uses one or the other")
+            raise GltfError(
+                file,
+                pointer("nodes", n, "matrix"),
+                f"node {n} has both matrix and {', '.join(both)}; a node uses one or the other",
+            )
     for key in ("skin", "weights"):
         if key in node and "mesh" not in node:
             raise GltfError(file, pointer("nodes", n, key), f"node {n} has {key} but no mesh")
@@ -83,8 +87,11 @@ def _check_acyclic(parents: list[tuple[int, int] | None], file: Path) -> None:
         cycle.append(parents[cycle[-1]][0])  # type: ignore[index]
     parent, k = parents[node]  # type: ignore[misc]
     chain = " → ".join(str(c) for c in [node, *cycle[1:], node])
-    raise GltfError(file, pointer("nodes", parent, "children", k),
-                    f"node hierarchy has a cycle: node {node} is its own ancestor (child → parent: {chain})")
+    raise GltfError(
+        file,
+        pointer("nodes", parent, "children", k),
+        f"node hierarchy has a cycle: node {node} is its own ancestor (child → parent: {chain})",
+    )
 
 
 def _check_scenes(raw: dict, parents: list[tuple[int, int] | None], file: Path) -> None:
@@ -94,8 +101,9 @@ def _check_scenes(raw: dict, parents: list[tuple[int, int] | None], file: Path) 
         for k, n in enumerate(scene.get("nodes", [])):
             where = pointer("scenes", s, "nodes", k)
             if parents[n] is not None:
-                raise GltfError(file, where, f"scene {s} lists node {n} as a root but it is a child of node "
-                                             f"{parents[n][0]}")  # type: ignore[index]
+                raise GltfError(
+                    file, where, f"scene {s} lists node {n} as a root but it is a child of node {parents[n][0]}"
+                )  # type: ignore[index]
             if n in seen:
                 raise GltfError(file, where, f"scene {s} lists node {n} twice")
             seen.add(n)
@@ -109,8 +117,11 @@ def check_cameras(raw: dict, file: Path) -> None:
             raise GltfError(file, pointer("cameras", c, kind), f"camera {c} has type {kind} but no {kind} object")
         projection = camera[kind]
         if "zfar" in projection and projection["zfar"] <= projection["znear"]:
-            raise GltfError(file, pointer("cameras", c, kind, "zfar"),
-                            f"camera {c} zfar {projection['zfar']} must be greater than znear {projection['znear']}")
+            raise GltfError(
+                file,
+                pointer("cameras", c, kind, "zfar"),
+                f"camera {c} zfar {projection['zfar']} must be greater than znear {projection['znear']}",
+            )
 
 
 def check_lights(raw: dict, file: Path) -> None:
@@ -123,8 +134,11 @@ def check_lights(raw: dict, file: Path) -> None:
         if kind == "spot" and "spot" not in light:
             raise GltfError(file, pointer(*where, "spot"), f"light {k} has type spot but no spot object")
         if kind != "spot" and "spot" in light:
-            raise GltfError(file, pointer(*where, "spot"), f"light {k} has type {kind} and a spot object, "
-                                                           "which only spot lights have")
+            raise GltfError(
+                file,
+                pointer(*where, "spot"),
+                f"light {k} has type {kind} and a spot object, which only spot lights have",
+            )
         if kind != "spot":
             continue
         spot = light["spot"]
@@ -132,8 +146,11 @@ def check_lights(raw: dict, file: Path) -> None:
         outer = spot.get("outerConeAngle", SPOT_DEFAULTS["outerConeAngle"])
         if inner >= outer:
             key = "innerConeAngle" if "innerConeAngle" in spot else "outerConeAngle"
-            raise GltfError(file, pointer(*where, "spot", key),
-                            f"light {k} innerConeAngle {inner} must be less than outerConeAngle {outer}")
+            raise GltfError(
+                file,
+                pointer(*where, "spot", key),
+                f"light {k} innerConeAngle {inner} must be less than outerConeAngle {outer}",
+            )
 
 
 def check_skins(raw: dict, file: Path, reader: AccessorReader) -> None:
@@ -145,20 +162,29 @@ def check_skins(raw: dict, file: Path, reader: AccessorReader) -> None:
         first_seen: dict[int, int] = {}
         for k, joint in enumerate(joints):
             if joint in first_seen:
-                raise GltfError(file, pointer("skins", s, "joints", k),
-                                f"skin {s} lists joint node {joint} twice (joints[{first_seen[joint]}] and [{k}])")
+                raise GltfError(
+                    file,
+                    pointer("skins", s, "joints", k),
+                    f"skin {s} lists joint node {joint} twice (joints[{first_seen[joint]}] and [{k}])",
+                )
             first_seen[joint] = k
         if "inverseBindMatrices" in skin:
             a = skin["inverseBindMatrices"]
             accessor = accessors[a]
             if accessor["type"] != "MAT4" or accessor["componentType"] != FLOAT:
-                raise GltfError(file, pointer("skins", s, "inverseBindMatrices"),
-                                f"skin {s} inverseBindMatrices accessor {a} must be MAT4 float (5126), got "
-                                f"{accessor['type']} {accessor['componentType']}")
+                raise GltfError(
+                    file,
+                    pointer("skins", s, "inverseBindMatrices"),
+                    f"skin {s} inverseBindMatrices accessor {a} must be MAT4 float (5126), got "
+                    f"{accessor['type']} {accessor['componentType']}",
+                )
             if accessor["count"] < len(joints):
-                raise GltfError(file, pointer("skins", s, "inverseBindMatrices"),
-                                f"skin {s} has {len(joints)} joints but inverseBindMatrices accessor {a} has "
-                                f"{accessor['count']} matrices")
+                raise GltfError(
+                    file,
+                    pointer("skins", s, "inverseBindMatrices"),
+                    f"skin {s} has {len(joints)} joints but inverseBindMatrices accessor {a} has "
+                    f"{accessor['count']} matrices",
+                )
     _check_joint_indices(raw, file, reader)
 
 
@@ -178,9 +204,12 @@ def _check_joint_indices(raw: dict, file: Path, reader: AccessorReader) -> None:
                 bad = np.flatnonzero((values >= joint_count).any(axis=-1)) if values.size else np.empty(0)
                 if bad.size:
                     vertex = int(bad[0])
-                    raise GltfError(file, pointer("meshes", node["mesh"], "primitives", p, "attributes", name),
-                                    f"vertex {vertex} has joint index {int(values[vertex].max())} but skin "
-                                    f"{node['skin']} (used by node {n}) has {joint_count} joints")
+                    raise GltfError(
+                        file,
+                        pointer("meshes", node["mesh"], "primitives", p, "attributes", name),
+                        f"vertex {vertex} has joint index {int(values[vertex].max())} but skin "
+                        f"{node['skin']} (used by node {n}) has {joint_count} joints",
+                    )
 
 
 def check_visibility(raw: dict, file: Path) -> None:

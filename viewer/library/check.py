@@ -1,6 +1,7 @@
 """One file's check: load it as the viewer would, then judge every clip (``findings``). No GL, no limits:
 the sandbox around it bounds time and memory, and a library run calls exactly this for each file, so a
 file's result in a run of ten thousand equals ``animview check`` of that file alone."""
+
 from __future__ import annotations
 
 import time
@@ -21,8 +22,7 @@ def check_file(path: str | Path, label: str | None = None, keep_scene: bool = Fa
     """
     path = Path(path)
     start = time.perf_counter()
-    result = {"file": label or str(path), "path": str(path), "status": "ok", "error": None, "findings": [],
-              "clips": []}
+    result = {"file": label or str(path), "path": str(path), "status": "ok", "error": None, "findings": [], "clips": []}
     scene = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", GltfWarning)
@@ -34,18 +34,24 @@ def check_file(path: str | Path, label: str | None = None, keep_scene: bool = Fa
             # The report names the file already: the line keeps where in it (or which other file) and why.
             where = ":".join(([exc.file] if exc.file != str(path) else []) + ([exc.pointer] if exc.pointer else []))
             line = shorten((f"{where}: " if where else "") + exc.message.replace("\n", " "), 400)
-            result.update(status="error", error=line,
-                          findings=[Finding("load-error", exc.pointer, line).as_dict()])
+            result.update(status="error", error=line, findings=[Finding("load-error", exc.pointer, line).as_dict()])
     if scene is not None:
         messages = [str(w.message) for w in caught if issubclass(w.category, GltfWarning)]
         file_findings, clip_findings = scene_findings(scene, messages)
         result["findings"] = [f.as_dict() for f in file_findings]
-        result["clips"] = [{
-            "index": clip.index, "name": clip.name, "duration": float(clip.duration),
-            "channels": len(clip.channels), "keys": int(sum(len(ch.curve.times) for ch in clip.channels)),
-            "findings": [f.as_dict() for f in clip_findings.get(clip.index, [])],
-            "thumbnail": None, "preview": None,
-        } for clip in scene.clips]
+        result["clips"] = [
+            {
+                "index": clip.index,
+                "name": clip.name,
+                "duration": float(clip.duration),
+                "channels": len(clip.channels),
+                "keys": int(sum(len(ch.curve.times) for ch in clip.channels)),
+                "findings": [f.as_dict() for f in clip_findings.get(clip.index, [])],
+                "thumbnail": None,
+                "preview": None,
+            }
+            for clip in scene.clips
+        ]
     result["counts"] = counts(result)
     result["seconds"] = time.perf_counter() - start
     return (result, scene) if keep_scene else result

@@ -10,6 +10,7 @@ held, so the report says how many attempts a file took. A task the scheduler giv
 silently dropped. Files are read by path, so every worker must see them at the same paths (a shared
 file system), and previews are written there too.
 """
+
 from __future__ import annotations
 
 import threading
@@ -107,14 +108,16 @@ def run_on_cluster(client, requests: Iterable[dict]) -> Iterator[dict]:
             for future in (f for f in batch if f.status != "finished"):
                 request, submitted = futures.pop(future)
                 if submitted == 1:  # the scheduler gave up (KilledWorker) or the task failed: once more, from us
-                    retry = client.submit(dask_task, request, key=f"animview-{run}-retry-{uuid.uuid4().hex[:8]}",
-                                          pure=False)
+                    retry = client.submit(
+                        dask_task, request, key=f"animview-{run}-retry-{uuid.uuid4().hex[:8]}", pure=False
+                    )
                     futures[retry] = (request, 2)
                     pending.add(retry)
                     continue
                 error = future.exception()
-                yield failure(request, "crashed", f"lost on the cluster twice: {type(error).__name__}: {error}"[:300],
-                              attempts=2)
+                yield failure(
+                    request, "crashed", f"lost on the cluster twice: {type(error).__name__}: {error}"[:300], attempts=2
+                )
             for future in batch:
                 future.release()
     finally:

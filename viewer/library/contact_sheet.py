@@ -18,6 +18,7 @@ than ``MAX_CELLS`` (640) cells shows the first 639 and one "+N more" cell, so th
 choose what is seen. The output depends only on the inputs (Pillow's own font, no dates), so it can be tested
 against a stored picture.
 """
+
 from __future__ import annotations
 
 import math
@@ -46,8 +47,12 @@ TEXT = (232, 233, 236)
 DIM = (160, 163, 170)
 ERROR_TEXT = (255, 118, 106)
 # badge fill and its text colour, per worst level (None: no findings)
-BADGE = {"error": ((198, 40, 40), (255, 255, 255)), "warning": ((240, 165, 0), (20, 20, 20)),
-         "info": ((112, 116, 124), (255, 255, 255)), None: ((46, 150, 72), (255, 255, 255))}
+BADGE = {
+    "error": ((198, 40, 40), (255, 255, 255)),
+    "warning": ((240, 165, 0), (20, 20, 20)),
+    "info": ((112, 116, 124), (255, 255, 255)),
+    None: ((46, 150, 72), (255, 255, 255)),
+}
 SHORT = {"error": "err", "warning": "warn", "info": "info"}
 
 
@@ -80,7 +85,7 @@ def fit(draw: ImageDraw.ImageDraw, text: str, face, width: float) -> str:
 
 
 def badge_text(counts: dict) -> str:
-    """"2 warn · 5 info" (levels worst first, zeros left out); "no findings" when all are zero."""
+    """ "2 warn · 5 info" (levels worst first, zeros left out); "no findings" when all are zero."""
     parts = [f"{counts[level]} {SHORT[level]}" for level in reversed(LEVELS) if counts.get(level)]
     return " · ".join(parts) or "no findings"
 
@@ -93,21 +98,44 @@ def cells_of(results: list[dict]) -> list[dict]:
         file = str(r.get("file") or r.get("path") or "?")
         status = r.get("status", "ok")
         if status != "ok":
-            cells.append({"file": file, "title": None, "thumbnail": None, "counts": None, "status": status,
-                          "error": r.get("error") or status})
+            cells.append(
+                {
+                    "file": file,
+                    "title": None,
+                    "thumbnail": None,
+                    "counts": None,
+                    "status": status,
+                    "error": r.get("error") or status,
+                }
+            )
             continue
         file_findings = list(r.get("findings", []))
         clips = r.get("clips", [])
         if not clips:
-            cells.append({"file": file, "title": "no animations", "thumbnail": r.get("thumbnail"),
-                          "counts": level_counts(file_findings), "status": status, "error": None})
+            cells.append(
+                {
+                    "file": file,
+                    "title": "no animations",
+                    "thumbnail": r.get("thumbnail"),
+                    "counts": level_counts(file_findings),
+                    "status": status,
+                    "error": None,
+                }
+            )
         for clip in clips:
             title = f"{clip.get('index', '?')}: {clip.get('name', '')}"
             if clip.get("duration") is not None:
                 title += f" · {clip['duration']:.2f} s"
-            cells.append({"file": file, "title": title, "thumbnail": clip.get("thumbnail"),
-                          "counts": level_counts(file_findings + list(clip.get("findings", []))),
-                          "status": status, "error": None})
+            cells.append(
+                {
+                    "file": file,
+                    "title": title,
+                    "thumbnail": clip.get("thumbnail"),
+                    "counts": level_counts(file_findings + list(clip.get("findings", []))),
+                    "status": status,
+                    "error": None,
+                }
+            )
     return cells
 
 
@@ -117,12 +145,13 @@ def default_columns(n: int, cell_size: tuple[int, int]) -> int:
     return max(1, min(MAX_COLUMNS, n, round(math.sqrt(n * ASPECT * h / w))))
 
 
-def write_contact_sheet(results: list[dict], out: Path, columns: int | None = None,
-                        cell: tuple[int, int] = (192, 144)) -> tuple[int, int]:
+def write_contact_sheet(
+    results: list[dict], out: Path, columns: int | None = None, cell: tuple[int, int] = (192, 144)
+) -> tuple[int, int]:
     """Write the library's contact sheet PNG to ``out`` (see the module docstring); returns its (width,
     height) in px. ``cell``: the thumbnail area of a cell; the text below adds three lines."""
     cells = cells_of(results)
-    shown, hidden = (cells, 0) if len(cells) <= MAX_CELLS else (cells[:MAX_CELLS - 1], len(cells) - MAX_CELLS + 1)
+    shown, hidden = (cells, 0) if len(cells) <= MAX_CELLS else (cells[: MAX_CELLS - 1], len(cells) - MAX_CELLS + 1)
     count = len(shown) + (1 if hidden else 0)
     cw, ch = cell
     cell_w, cell_h = cw + 2 * PAD, PAD + ch + 4 + 3 * LINE + PAD
@@ -142,12 +171,16 @@ def write_contact_sheet(results: list[dict], out: Path, columns: int | None = No
         k = len(shown)
         x, y = PAD + (k % cols) * (cell_w + PAD), TITLE_H + PAD + (k // cols) * (cell_h + PAD)
         draw.rectangle((x, y, x + cell_w - 1, y + cell_h - 1), fill=CELL)
-        failed = sum(1 for c in cells[len(shown):] if c["counts"] is None)
+        failed = sum(1 for c in cells[len(shown) :] if c["counts"] is None)
         lines = [f"+{hidden} more", "cells not shown"] + ([f"({failed} failed)"] if failed else [])
         for i, text in enumerate(map(wide, lines)):
             tw = draw.textlength(text, font=title_face if i == 0 else face)
-            draw.text((x + (cell_w - tw) / 2, y + cell_h / 2 - 24 + i * 20), text,
-                      font=title_face if i == 0 else face, fill=TEXT if i == 0 else DIM)
+            draw.text(
+                (x + (cell_w - tw) / 2, y + cell_h / 2 - 24 + i * 20),
+                text,
+                font=title_face if i == 0 else face,
+                fill=TEXT if i == 0 else DIM,
+            )
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     sheet.save(out)
     return sheet.size
@@ -159,12 +192,18 @@ def _title(draw, results, cells: int, width: int, title_face, face) -> None:
     totals, clips = summary["findings"], summary["clips"]
     failed = summary["files"] - summary["status"]["ok"]
     plural = lambda n, word: f"{n} {word}{'' if n == 1 else 's'}"  # noqa: E731
-    text = (f"{plural(len(results), 'file')} · {plural(clips, 'clip')} · {failed} failed · "
-            f"{plural(totals['error'], 'error')} · {plural(totals['warning'], 'warning')} · {totals['info']} info")
+    text = (
+        f"{plural(len(results), 'file')} · {plural(clips, 'clip')} · {failed} failed · "
+        f"{plural(totals['error'], 'error')} · {plural(totals['warning'], 'warning')} · {totals['info']} info"
+    )
     legend = [("error", "error"), ("warning", "warning"), ("info", "info"), (None, "none")]
     legend_w = sum(draw.textlength(name, font=face) + 18 for _, name in legend)
-    draw.text((PAD + 2, (TITLE_H - TITLE_SIZE) / 2 - 1), fit(draw, text, title_face, width - legend_w - 3 * PAD),
-              font=title_face, fill=TEXT)
+    draw.text(
+        (PAD + 2, (TITLE_H - TITLE_SIZE) / 2 - 1),
+        fit(draw, text, title_face, width - legend_w - 3 * PAD),
+        font=title_face,
+        fill=TEXT,
+    )
     x = width - PAD - legend_w
     for level, name in legend:
         draw.rectangle((x, TITLE_H / 2 - 5, x + 10, TITLE_H / 2 + 5), fill=BADGE[level][0])
@@ -175,15 +214,19 @@ def _title(draw, results, cells: int, width: int, title_face, face) -> None:
 def _cell(sheet, draw, c: dict, x: int, y: int, cell: tuple[int, int], face) -> None:
     cw, ch = cell
     failed = c["counts"] is None
-    draw.rectangle((x, y, x + cw + 2 * PAD - 1, y + ch + 4 + 3 * LINE + 2 * PAD - 1), fill=CELL,
-                   outline=BADGE["error"][0] if failed else None)
+    draw.rectangle(
+        (x, y, x + cw + 2 * PAD - 1, y + ch + 4 + 3 * LINE + 2 * PAD - 1),
+        fill=CELL,
+        outline=BADGE["error"][0] if failed else None,
+    )
     missing = "not loaded" if c["status"] == "error" else "no picture"
     _picture(sheet, draw, c["thumbnail"], x + PAD, y + PAD, cell, face, missing)
     ty = y + PAD + ch + 4
     draw.text((x + PAD, ty), fit(draw, c["file"], face, cw), font=face, fill=TEXT)
     if failed:  # its error in red, its status as the badge
-        draw.text((x + PAD, ty + LINE), fit(draw, error_line(c["error"], c["file"]), face, cw), font=face,
-                  fill=ERROR_TEXT)
+        draw.text(
+            (x + PAD, ty + LINE), fit(draw, error_line(c["error"], c["file"]), face, cw), font=face, fill=ERROR_TEXT
+        )
         _badge(draw, x + PAD, ty + 2 * LINE, c["status"], "error", face, cw)
     else:
         draw.text((x + PAD, ty + LINE), fit(draw, c["title"], face, cw), font=face, fill=DIM)
@@ -195,7 +238,7 @@ def error_line(error: str, file: str) -> str:
     text = " ".join(str(error).split())
     for name in (file, Path(file).name):
         if name and text.startswith(name + ":"):
-            return text[len(name) + 1:].lstrip()
+            return text[len(name) + 1 :].lstrip()
     return text
 
 
@@ -217,8 +260,9 @@ def _picture(sheet, draw, path, x: int, y: int, cell: tuple[int, int], face, mis
                 im = im.convert("RGB")
                 if im.size != (cw, ch):
                     scale = min(cw / im.width, ch / im.height)
-                    im = im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))),
-                                   Image.Resampling.LANCZOS)
+                    im = im.resize(
+                        (max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.Resampling.LANCZOS
+                    )
             sheet.paste(im, (x + (cw - im.width) // 2, y + (ch - im.height) // 2))
             return
         except (OSError, ValueError, SyntaxError):

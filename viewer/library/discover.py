@@ -5,6 +5,7 @@ lies inside one of the given paths (a library folder that links to ``/`` must no
 machine). Hidden folders (``.git``, ``.cache``) are skipped. The same file reached twice — named directly
 and inside a folder, or through a link — is one file. Order is sorted, so two runs list files alike.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -64,8 +65,7 @@ def _walk(root: Path) -> list[Path]:
     out = []
     for folder, dirs, files in os.walk(root, followlinks=False):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        out.extend(Path(folder, f) for f in sorted(files)
-                   if f.lower().endswith(SUFFIXES) and Path(folder, f).is_file())
+        out.extend(Path(folder, f) for f in sorted(files) if f.lower().endswith(SUFFIXES) and Path(folder, f).is_file())
     return out
 
 

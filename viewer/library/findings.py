@@ -9,6 +9,7 @@ entry — and there is one finding per (code, place), whose ``count`` says how m
 Clip findings come in file order: by the file's channel index (a sampler's findings with the channel that
 plays it), codes in ``report.CODES`` order within a channel, unused samplers last.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -31,10 +32,14 @@ def scene_findings(scene: Scene, load_warnings: list[str]) -> tuple[list[Finding
     clips = {clip.index: clip_findings(scene, clip) for clip in scene.clips}
     file_level = findings_file.extension_findings(raw)
     ignored_channels = {f.pointer for found in clips.values() for f in found if f.code == "ignored-channel"}
-    ignored_extensions = {str(raw["extensionsUsed"][int(f.pointer.rsplit("/", 1)[1])])
-                          for f in file_level if f.code == "ignored-extension"}
-    file_level += findings_file.load_warning_findings(load_warnings, str(scene.path), ignored_channels,
-                                                      ignored_extensions)
+    ignored_extensions = {
+        str(raw["extensionsUsed"][int(f.pointer.rsplit("/", 1)[1])])
+        for f in file_level
+        if f.code == "ignored-extension"
+    }
+    file_level += findings_file.load_warning_findings(
+        load_warnings, str(scene.path), ignored_channels, ignored_extensions
+    )
     return file_level, clips
 
 
@@ -68,8 +73,10 @@ def channel_places(scene: Scene, clip: Clip) -> list[Place]:
     doc, a = scene.document, clip.index
     raw = doc.raw
     kept = [c for c in range(len(raw["animations"][a]["channels"])) if (a, c) not in doc.ignored_channels]
-    return [Place(a, c, ch.sampler, channel_label(raw, ch), ch.curve, ch.path, ch.node)
-            for c, ch in zip(kept, clip.channels)]
+    return [
+        Place(a, c, ch.sampler, channel_label(raw, ch), ch.curve, ch.path, ch.node)
+        for c, ch in zip(kept, clip.channels)
+    ]
 
 
 def channel_label(raw: dict, channel: Channel) -> str:
@@ -91,8 +98,10 @@ def loop_seam(clip: Clip, places: list[Place]) -> list[Finding | None]:
     if not places:
         return []
     seams = loop_seams(clip)
-    return [Finding("loop-seam", p.channel_pointer, one_line(f"{p.label}: {seams.text(c)}"))
-            if flagged else None for c, (p, flagged) in enumerate(zip(places, seams.flagged))]
+    return [
+        Finding("loop-seam", p.channel_pointer, one_line(f"{p.label}: {seams.text(c)}")) if flagged else None
+        for c, (p, flagged) in enumerate(zip(places, seams.flagged))
+    ]
 
 
 def unused_channel(scene: Scene, place: Place, channel: Channel) -> Finding | None:
@@ -104,9 +113,13 @@ def unused_channel(scene: Scene, place: Place, channel: Channel) -> Finding | No
     if channel.consumer != "node" or channel.node < 0 or bool(scene.shown[channel.node]):
         return None
     default = scene.document.raw.get("scene", 0)
-    return Finding("unused-channel", place.channel_pointer, one_line(
-        f"{place.label}: the node is not in the displayed scene {default}, so the channel animates nothing "
-        f"visible"))
+    return Finding(
+        "unused-channel",
+        place.channel_pointer,
+        one_line(
+            f"{place.label}: the node is not in the displayed scene {default}, so the channel animates nothing visible"
+        ),
+    )
 
 
 def ignored_channels(scene: Scene, animation: int) -> list[tuple[int, Finding]]:
@@ -119,8 +132,16 @@ def ignored_channels(scene: Scene, animation: int) -> list[tuple[int, Finding]]:
     out = []
     for (a, c), reason in sorted(scene.document.ignored_channels.items()):
         if a == animation:
-            out.append((c, Finding("ignored-channel", pointer("animations", a, "channels", c),
-                                   one_line(f"channel {c} is not applied: {reason}"))))
+            out.append(
+                (
+                    c,
+                    Finding(
+                        "ignored-channel",
+                        pointer("animations", a, "channels", c),
+                        one_line(f"channel {c} is not applied: {reason}"),
+                    ),
+                )
+            )
     return out
 
 
@@ -134,6 +155,16 @@ def unused_samplers(animation: int, raw_anim: dict) -> list[tuple[int, Finding]]
     out = []
     for s in np.flatnonzero([s not in used for s in range(len(samplers))]):
         s = int(s)
-        out.append((s, Finding("unused-sampler", pointer("animations", animation, "samplers", s), one_line(
-            f"sampler {s} is not used by any channel of animation {animation}: its keys drive nothing"))))
+        out.append(
+            (
+                s,
+                Finding(
+                    "unused-sampler",
+                    pointer("animations", animation, "samplers", s),
+                    one_line(
+                        f"sampler {s} is not used by any channel of animation {animation}: its keys drive nothing"
+                    ),
+                ),
+            )
+        )
     return out

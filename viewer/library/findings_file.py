@@ -2,6 +2,7 @@
 
 These read the raw JSON and the warning texts only; nothing here needs the keys.
 """
+
 from __future__ import annotations
 
 import re
@@ -36,11 +37,23 @@ def extension_findings(raw: dict) -> list[Finding]:
             continue
         where = pointer("extensionsUsed", k)
         if name not in SUPPORTED_EXTENSIONS:
-            out.append(Finding("ignored-extension", where, one_line(
-                f"extension {name} is not implemented by the viewer: its data is ignored in previews")))
+            out.append(
+                Finding(
+                    "ignored-extension",
+                    where,
+                    one_line(f"extension {name} is not implemented by the viewer: its data is ignored in previews"),
+                )
+            )
         if name not in present and name not in WITHOUT_OBJECT:
-            out.append(Finding("unused-extension", where, one_line(
-                f"extension {name} is declared in extensionsUsed but no extensions object in the file uses it")))
+            out.append(
+                Finding(
+                    "unused-extension",
+                    where,
+                    one_line(
+                        f"extension {name} is declared in extensionsUsed but no extensions object in the file uses it"
+                    ),
+                )
+            )
     return out
 
 
@@ -65,7 +78,7 @@ def split_warning(text: str, file: str) -> tuple[str, str]:
     """(JSON pointer, message) of a ``GltfWarning`` text: ``"<file>:<pointer>: <message>"``, or
     ``"<file>: <message>"`` (pointer ""). ``file`` is stripped when the text starts with it (it may itself
     hold colons); otherwise the text up to the first ``:`` is taken for the file."""
-    rest = text[len(file) + 1:] if file and text.startswith(file + ":") else text.partition(":")[2]
+    rest = text[len(file) + 1 :] if file and text.startswith(file + ":") else text.partition(":")[2]
     if rest.startswith("/"):
         where, sep, message = rest.partition(": ")
         if sep:
@@ -74,8 +87,9 @@ def split_warning(text: str, file: str) -> tuple[str, str]:
     return "", rest.strip()
 
 
-def load_warning_findings(load_warnings: Iterable[str], file: str, ignored_channels: set[str],
-                          ignored_extensions: set[str]) -> list[Finding]:
+def load_warning_findings(
+    load_warnings: Iterable[str], file: str, ignored_channels: set[str], ignored_extensions: set[str]
+) -> list[Finding]:
     """One ``load-warning`` per distinct warning (``count``: how often it was raised), in the order raised,
     leaving out the ones another finding already reports: channels set aside (``ignored-channel``, same
     pointer) and unsupported extensions (``ignored-extension``, same name).

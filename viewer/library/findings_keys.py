@@ -4,6 +4,7 @@ Each check takes a ``Place`` (one channel as the file wrote it: animation, chann
 person names its target, its keys) and returns the one ``Finding`` it makes for that channel, or None. Keys are
 judged with numpy over the whole channel at once; the only Python loop is the caller's, over channels.
 """
+
 from __future__ import annotations
 
 import json
@@ -102,11 +103,17 @@ def rotation_flip(place: Place) -> Finding | None:
     if place.mode != "linear" or not place.curve.rotation or len(place.curve.times) < 2:
         return None
     q, t = np.asarray(place.curve.values, np.float64), place.curve.times
-    return flagged(place, "rotation-flip", place.sampler_pointer("output"),
-                   np.einsum("ij,ij->i", q[1:], q[:-1]) < 0.0, lambda n, k: (
-                       f"{n} of {len(q) - 1} intervals turn more than 180° as stored (slerp takes the short way, "
-                       f"naive interpolation the long one; first from key {k} to {k + 1}, "
-                       f"t = {t[k]:.4g} s to {t[k + 1]:.4g} s)"))
+    return flagged(
+        place,
+        "rotation-flip",
+        place.sampler_pointer("output"),
+        np.einsum("ij,ij->i", q[1:], q[:-1]) < 0.0,
+        lambda n, k: (
+            f"{n} of {len(q) - 1} intervals turn more than 180° as stored (slerp takes the short way, "
+            f"naive interpolation the long one; first from key {k} to {k + 1}, "
+            f"t = {t[k]:.4g} s to {t[k + 1]:.4g} s)"
+        ),
+    )
 
 
 def near_duplicate_keys(place: Place) -> Finding | None:
@@ -118,9 +125,16 @@ def near_duplicate_keys(place: Place) -> Finding | None:
     """
     t = np.asarray(place.curve.times, np.float64)
     gaps = np.diff(t)
-    return flagged(place, "near-duplicate-keys", place.sampler_pointer("input"), gaps < NEAR_DUPLICATE_S,
-                   lambda n, k: (f"{n} of {len(gaps)} key intervals are shorter than 0.1 ms (first at "
-                                 f"{at_key(k + 1, t[k + 1])}, {gaps[k] * 1e3:.3g} ms after the key before)"))
+    return flagged(
+        place,
+        "near-duplicate-keys",
+        place.sampler_pointer("input"),
+        gaps < NEAR_DUPLICATE_S,
+        lambda n, k: (
+            f"{n} of {len(gaps)} key intervals are shorter than 0.1 ms (first at "
+            f"{at_key(k + 1, t[k + 1])}, {gaps[k] * 1e3:.3g} ms after the key before)"
+        ),
+    )
 
 
 def zero_scale(place: Place) -> Finding | None:
@@ -133,18 +147,32 @@ def zero_scale(place: Place) -> Finding | None:
     if place.node_property != "scale":
         return None
     v, t = np.asarray(place.curve.values, np.float64), place.curve.times
-    return flagged(place, "zero-scale", place.sampler_pointer("output"), (np.abs(v) < ZERO_SCALE).any(axis=1),
-                   lambda n, k: (f"{n} of {len(v)} keys scale to zero: the node and its children are hidden and "
-                                 f"its matrix is singular there (first at {at_key(k, t[k])})"))
+    return flagged(
+        place,
+        "zero-scale",
+        place.sampler_pointer("output"),
+        (np.abs(v) < ZERO_SCALE).any(axis=1),
+        lambda n, k: (
+            f"{n} of {len(v)} keys scale to zero: the node and its children are hidden and "
+            f"its matrix is singular there (first at {at_key(k, t[k])})"
+        ),
+    )
 
 
 def absurd_times(place: Place) -> Finding | None:
     """Key times beyond a day: almost always ticks or milliseconds read as seconds, so the clip's real motion
     is squeezed into its first instant and the timeline is unusable."""
     t = np.asarray(place.curve.times, np.float64)
-    return flagged(place, "absurd-value", place.sampler_pointer("input"), t > MAX_TIME_S,
-                   lambda n, k: (f"{n} of {len(t)} key times are later than a day (86400 s), e.g. "
-                                 f"{at_key(k, t[k])}: milliseconds or ticks stored as seconds?"))
+    return flagged(
+        place,
+        "absurd-value",
+        place.sampler_pointer("input"),
+        t > MAX_TIME_S,
+        lambda n, k: (
+            f"{n} of {len(t)} key times are later than a day (86400 s), e.g. "
+            f"{at_key(k, t[k])}: milliseconds or ticks stored as seconds?"
+        ),
+    )
 
 
 def absurd_values(place: Place) -> Finding | None:
@@ -173,8 +201,13 @@ def absurd_values(place: Place) -> Finding | None:
         bad, what = np.abs(size - 1.0) > ROTATION_NORM_TOL, "are not unit quaternions (length off 1 by over 1 %)"
     else:
         return None
-    return flagged(place, "absurd-value", place.sampler_pointer("output"), bad,
-                   lambda n, k: f"{n} of {len(v)} keys {what} (first at {at_key(k, t[k])}: {size[k]:.3g})")
+    return flagged(
+        place,
+        "absurd-value",
+        place.sampler_pointer("output"),
+        bad,
+        lambda n, k: f"{n} of {len(v)} keys {what} (first at {at_key(k, t[k])}: {size[k]:.3g})",
+    )
 
 
 def shared_times(curves: list[Curve]) -> np.ndarray:
@@ -182,8 +215,7 @@ def shared_times(curves: list[Curve]) -> np.ndarray:
     so a time counted twice comes from two channels)."""
     if not curves:
         return np.zeros(0)
-    times, counts = np.unique(np.concatenate([np.asarray(c.times, np.float64) for c in curves]),
-                              return_counts=True)
+    times, counts = np.unique(np.concatenate([np.asarray(c.times, np.float64) for c in curves]), return_counts=True)
     return times[counts >= 2]
 
 
@@ -202,9 +234,16 @@ def step_on_key(place: Place, shared: np.ndarray, end: float) -> Finding | None:
     t = np.asarray(place.curve.times, np.float64)
     bad = np.zeros(len(t), dtype=bool)
     bad[1:] = np.isin(t[1:], shared) & (t[1:] < end)
-    return flagged(place, "step-on-key", place.sampler_pointer("input"), bad, lambda n, k: (
-        f"{n} of {len(t)} STEP keys fall exactly on other channels' key times, where engines disagree whether "
-        f"the frame shows the old or the new value (first at {at_key(k, t[k])})"))
+    return flagged(
+        place,
+        "step-on-key",
+        place.sampler_pointer("input"),
+        bad,
+        lambda n, k: (
+            f"{n} of {len(t)} STEP keys fall exactly on other channels' key times, where engines disagree whether "
+            f"the frame shows the old or the new value (first at {at_key(k, t[k])})"
+        ),
+    )
 
 
 KEY_CHECKS = (rotation_flip, near_duplicate_keys, zero_scale, absurd_times, absurd_values)

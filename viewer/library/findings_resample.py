@@ -13,6 +13,7 @@ neighbours, then removes an independent set of the keys within tolerance (no two
 each removal's span is exactly the one it was judged on). After any number of passes every original key is
 within tolerance of the kept polyline; passes stop when nothing changes (at most ``MAX_PASSES``).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -30,8 +31,14 @@ MIN_KEYS, MIN_SHARE = 2, 0.1  # report a channel only when this many keys, and t
 BUCKETS = 4.0
 
 
-def decimate(times: np.ndarray, values: np.ndarray, fixed: np.ndarray, tol: np.ndarray, rotation: bool,
-             max_passes: int = MAX_PASSES) -> np.ndarray:
+def decimate(
+    times: np.ndarray,
+    values: np.ndarray,
+    fixed: np.ndarray,
+    tol: np.ndarray,
+    rotation: bool,
+    max_passes: int = MAX_PASSES,
+) -> np.ndarray:
     """Which keys to keep so that interpolating the kept ones reproduces every key within ``tol``.
 
     Args:
@@ -147,8 +154,11 @@ def removable_counts(places: list[Place]) -> np.ndarray:
             v = np.asarray(p.curve.values, np.float64).reshape(len(p.curve.times), -1)
             counts[i] = int(np.all(v[1:-1] == v[:-2], axis=1).sum())  # never the last: it sets the end
     for rotation in (True, False):
-        batch = [i for i, p in enumerate(places)
-                 if p.mode == "linear" and p.curve.rotation == rotation and len(p.curve.times) > 2]
+        batch = [
+            i
+            for i, p in enumerate(places)
+            if p.mode == "linear" and p.curve.rotation == rotation and len(p.curve.times) > 2
+        ]
         if batch:
             counts[batch] = _linear_batch([places[i] for i in batch], rotation)
     return counts

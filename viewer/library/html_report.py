@@ -14,6 +14,7 @@ the rows to the detached body, a filter is one pass setting ``hidden``. Rows are
 Everything that comes from a file (names, errors, messages, pointers, paths) is HTML-escaped; nothing from a
 file is placed inside the script, and a Content-Security-Policy keeps the page off the network.
 """
+
 from __future__ import annotations
 
 import base64
@@ -42,8 +43,10 @@ COLUMNS = (
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
-def write_html(results: list[dict], out: pathlib.Path, title: str = "animview check",
-               inline_thumbnails: bool = False) -> None:
+
+def write_html(
+    results: list[dict], out: pathlib.Path, title: str = "animview check", inline_thumbnails: bool = False
+) -> None:
     """Write the report of ``results`` (file result dicts, see ``report``) to ``out`` as one HTML file.
 
     ``inline_thumbnails`` embeds the PNGs as data: URIs (a page that travels alone, but larger); otherwise
@@ -57,23 +60,28 @@ def write_html(results: list[dict], out: pathlib.Path, title: str = "animview ch
         for row, row_codes in _file_rows(result, base, inline_thumbnails):
             rows.append(row)
             code_rows.update(row_codes)
-    page = "".join((
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n",
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
-        # no network: the page may only use what it carries (images from files or data: URIs)
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src file: data: 'self'; "
-        "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n",
-        f"<title>{_esc(title)}</title>\n<style>{_css()}</style></head>\n<body>\n<header>\n",
-        f"<h1>{_esc(title)}</h1>\n",
-        f"<p class=\"summary\">{_summary(results, len(rows))}</p>\n",
-        _controls(code_rows, len(rows)),
-        "</header>\n<table id=\"rows\">\n<thead><tr>",
-        "".join(f"<th class=\"{cls}\" aria-sort=\"none\"><button type=\"button\">{_esc(name)}"
-                f"<span class=\"arrow\"></span></button></th>" for name, cls, _ in COLUMNS),
-        "</tr></thead>\n<tbody>\n",
-        "\n".join(rows),
-        f"\n</tbody></table>\n<script>{JS}</script>\n</body></html>\n",
-    ))
+    page = "".join(
+        (
+            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
+            # no network: the page may only use what it carries (images from files or data: URIs)
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src file: data: 'self'; "
+            "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n",
+            f"<title>{_esc(title)}</title>\n<style>{_css()}</style></head>\n<body>\n<header>\n",
+            f"<h1>{_esc(title)}</h1>\n",
+            f'<p class="summary">{_summary(results, len(rows))}</p>\n',
+            _controls(code_rows, len(rows)),
+            '</header>\n<table id="rows">\n<thead><tr>',
+            "".join(
+                f'<th class="{cls}" aria-sort="none"><button type="button">{_esc(name)}'
+                f'<span class="arrow"></span></button></th>'
+                for name, cls, _ in COLUMNS
+            ),
+            "</tr></thead>\n<tbody>\n",
+            "\n".join(rows),
+            f"\n</tbody></table>\n<script>{JS}</script>\n</body></html>\n",
+        )
+    )
     out.write_text(page, encoding="utf-8")
 
 
@@ -89,30 +97,46 @@ def _file_rows(result: dict, base: str, inline: bool):
     file_findings = list(result.get("findings") or [])
     status = result.get("status", "ok")
     clips = (result.get("clips") or []) if status == "ok" else []
-    file_cell = f"<td title=\"{_esc(result.get('path') or '')}\">{_file_name(result.get('file') or '')}</td>"
+    file_cell = f'<td title="{_esc(result.get("path") or "")}">{_file_name(result.get("file") or "")}</td>'
     # the run's figures ride in the time cell's tooltip: one attribute, no extra elements per row
-    run = (f"peak {_fmt(result.get('peak_mb'), 0)} MB · attempts {result.get('attempts', '')} · "
-           f"{result.get('worker') or ''}")
-    time_cell = _num_cell(result.get("seconds"), 2).replace("<td ", f"<td title=\"{_esc(run)}\" ", 1)
-    status_cell = f"<td class=\"{'st-ok' if status == 'ok' else 'st-bad'}\">{_esc(status)}</td>"
+    run = (
+        f"peak {_fmt(result.get('peak_mb'), 0)} MB · attempts {result.get('attempts', '')} · "
+        f"{result.get('worker') or ''}"
+    )
+    time_cell = _num_cell(result.get("seconds"), 2).replace("<td ", f'<td title="{_esc(run)}" ', 1)
+    status_cell = f'<td class="{"st-ok" if status == "ok" else "st-bad"}">{_esc(status)}</td>'
     if not clips:
         if status == "ok":
-            clip_cell = "<td><span class=\"idx\">no animations</span></td>"
+            clip_cell = '<td><span class="idx">no animations</span></td>'
         else:
-            clip_cell = f"<td class=\"err\">{_esc(result.get('error') or status)}</td>"
-        cells = ("<td data-v=\"0\"><div class=\"ph\">no preview</div></td>", file_cell, clip_cell,
-                 "<td class=\"num\"></td>" * 3, status_cell, _findings_cell([], file_findings), time_cell)
+            clip_cell = f'<td class="err">{_esc(result.get("error") or status)}</td>'
+        cells = (
+            '<td data-v="0"><div class="ph">no preview</div></td>',
+            file_cell,
+            clip_cell,
+            '<td class="num"></td>' * 3,
+            status_cell,
+            _findings_cell([], file_findings),
+            time_cell,
+        )
         yield _row(cells, [], file_findings, status != "ok")
         return
     for clip in clips:
         findings = list(clip.get("findings") or [])
         name = clip.get("name") or ""
         index = clip.get("index", 0)
-        cells = (_thumb_cell(clip, base, inline), file_cell,
-                 f"<td data-s=\"{_esc(name.lower())}\t{int(index):06d}\"><span class=\"idx\">#{_esc(index)}</span> "
-                 f"{_esc(name)}</td>",
-                 _num_cell(clip.get("duration"), 2), _num_cell(clip.get("channels")), _num_cell(clip.get("keys")),
-                 status_cell, _findings_cell(findings, file_findings), time_cell)
+        cells = (
+            _thumb_cell(clip, base, inline),
+            file_cell,
+            f'<td data-s="{_esc(name.lower())}\t{int(index):06d}"><span class="idx">#{_esc(index)}</span> '
+            f"{_esc(name)}</td>",
+            _num_cell(clip.get("duration"), 2),
+            _num_cell(clip.get("channels")),
+            _num_cell(clip.get("keys")),
+            status_cell,
+            _findings_cell(findings, file_findings),
+            time_cell,
+        )
         yield _row(cells, findings, file_findings, False)
 
 
@@ -122,8 +146,7 @@ def _row(cells, findings, file_findings, failed: bool) -> tuple[str, set]:
     both = findings + file_findings
     codes = {f.get("code", "") for f in both}
     levels = " ".join(sorted({f.get("level", "") for f in both}))
-    attrs = (f" class=\"has-more\" data-c=\"{_esc(' '.join(sorted(codes)))}\" data-l=\"{_esc(levels)}\""
-             if both else "")
+    attrs = f' class="has-more" data-c="{_esc(" ".join(sorted(codes)))}" data-l="{_esc(levels)}"' if both else ""
     return f"<tr{attrs}{' data-f' if failed else ''}>{''.join(cells)}</tr>", codes
 
 
@@ -131,7 +154,7 @@ def _findings_cell(findings, file_findings) -> str:
     """Badges (one per code and level, with the summed count) and the hidden details a click opens:
     every finding's level, code, pointer and message. The sort key ranks errors over warnings over infos."""
     if not findings and not file_findings:
-        return "<td data-v=\"0\"></td>"
+        return '<td data-v="0"></td>'
     badges = []
     per_level = Counter()
     for group, cls in ((findings, ""), (file_findings, " file")):
@@ -140,19 +163,21 @@ def _findings_cell(findings, file_findings) -> str:
             summed[(f.get("level", "info"), f.get("code", ""))] += int(f.get("count", 1) or 1)
             per_level[f.get("level", "info")] += 1
         for (level, code), n in sorted(summed.items(), key=lambda kv: (-report.RANK.get(kv[0][0], 0), kv[0][1])):
-            badges.append(f"<span class=\"badge {_esc(level)}{cls}\">{_esc(code)}<b>{n}</b></span>")
+            badges.append(f'<span class="badge {_esc(level)}{cls}">{_esc(code)}<b>{n}</b></span>')
     items = [_finding_item(f, "") for f in findings] + [_finding_item(f, "file: ") for f in file_findings]
     key = per_level["error"] * 1_000_000 + per_level["warning"] * 1000 + per_level["info"]
-    toggle = "<button type=\"button\" class=\"tg\" aria-expanded=\"false\">\u25B8</button>"
-    return f"<td data-v=\"{key}\">{toggle}{''.join(badges)}<ul class=\"more\">{''.join(items)}</ul></td>"
+    toggle = '<button type="button" class="tg" aria-expanded="false">\u25b8</button>'
+    return f'<td data-v="{key}">{toggle}{"".join(badges)}<ul class="more">{"".join(items)}</ul></td>'
 
 
 def _finding_item(f: dict, prefix: str) -> str:
     level = f.get("level", "info")
     count = int(f.get("count", 1) or 1)
-    return (f"<li><span class=\"lv {_esc(level)}\">{_esc(level)}</span> {_esc(prefix)}<b>{_esc(f.get('code', ''))}</b>"
-            f"{f' ×{count}' if count != 1 else ''} <code>{_esc(f.get('pointer') or '/')}</code> "
-            f"{_esc(f.get('message') or '')}</li>")
+    return (
+        f'<li><span class="lv {_esc(level)}">{_esc(level)}</span> {_esc(prefix)}<b>{_esc(f.get("code", ""))}</b>'
+        f"{f' ×{count}' if count != 1 else ''} <code>{_esc(f.get('pointer') or '/')}</code> "
+        f"{_esc(f.get('message') or '')}</li>"
+    )
 
 
 def _thumb_cell(clip: dict, base: str, inline: bool) -> str:
@@ -161,12 +186,12 @@ def _thumb_cell(clip: dict, base: str, inline: bool) -> str:
     path = clip.get("thumbnail")
     src = _image_src(path, base, inline) if path else None
     if src is None:
-        return "<td data-v=\"0\"><div class=\"ph\">no preview</div></td>"
-    img = f"<img class=\"thumb\" loading=\"lazy\" alt=\"\" src=\"{_esc(src)}\">"
+        return '<td data-v="0"><div class="ph">no preview</div></td>'
+    img = f'<img class="thumb" loading="lazy" alt="" src="{_esc(src)}">'
     preview = clip.get("preview")
     if preview and os.path.isfile(preview):
-        img = f"<a href=\"{_esc(_relative_url(preview, base))}\" target=\"_blank\">{img}</a>"
-    return f"<td data-v=\"1\">{img}</td>"
+        img = f'<a href="{_esc(_relative_url(preview, base))}" target="_blank">{img}</a>'
+    return f'<td data-v="1">{img}</td>'
 
 
 def _image_src(path: str, base: str, inline: bool) -> str | None:
@@ -195,48 +220,66 @@ def _summary(results: list[dict], n_rows: int) -> str:
     n_clips, levels = summary["clips"], summary["findings"]
     failed = {status: n for status, n in summary["status"].items() if status != "ok" and n}
     seconds = sum(float(r.get("seconds") or 0.0) for r in results)
-    parts = [f"{len(results)} file{'s' * (len(results) != 1)}", f"{n_clips} clip{'s' * (n_clips != 1)}",
-             f"{n_rows} row{'s' * (n_rows != 1)}"]
+    parts = [
+        f"{len(results)} file{'s' * (len(results) != 1)}",
+        f"{n_clips} clip{'s' * (n_clips != 1)}",
+        f"{n_rows} row{'s' * (n_rows != 1)}",
+    ]
     if failed:
-        parts.append("<span class=\"failed\">failed: "
-                     + ", ".join(f"{n} {_esc(s)}" for s, n in sorted(failed.items())) + "</span>")
+        parts.append(
+            '<span class="failed">failed: ' + ", ".join(f"{n} {_esc(s)}" for s, n in sorted(failed.items())) + "</span>"
+        )
     else:
         parts.append("none failed")
-    parts.append("findings: " + ", ".join(f"<span class=\"lv-{lv}\">{levels[lv]} {lv}</span>"
-                                          for lv in reversed(report.LEVELS)))
+    parts.append(
+        "findings: " + ", ".join(f'<span class="lv-{lv}">{levels[lv]} {lv}</span>' for lv in reversed(report.LEVELS))
+    )
     parts.append(f"time {seconds:.1f} s (summed over files)")
     return " · ".join(parts)
 
 
 def _controls(code_rows: Counter, n_rows: int) -> str:
     """The filters: finding code (only codes present, with how many rows have each), level, name text."""
-    opts = ["<option value=\"\">all rows</option>", "<option value=\"*any\">any finding</option>",
-            "<option value=\"*none\">no findings</option>", "<option value=\"*failed\">failed files</option>"]
+    opts = [
+        '<option value="">all rows</option>',
+        '<option value="*any">any finding</option>',
+        '<option value="*none">no findings</option>',
+        '<option value="*failed">failed files</option>',
+    ]
     for code in sorted(c for c in code_rows if c):
         level, what = report.CODES.get(code, ("", ""))
         label = f"{code} ({level}) — {what}" if what else code
-        opts.append(f"<option value=\"{_esc(code)}\">{_esc(label)}: {code_rows[code]} rows</option>")
-    levels = "".join(f"<option value=\"{lv}\">{lv}</option>" for lv in reversed(report.LEVELS))
-    return ("<div class=\"controls\">"
-            f"<label>finding <select id=\"code\">{''.join(opts)}</select></label>"
-            f"<label>level <select id=\"level\"><option value=\"\">any level</option>{levels}</select></label>"
-            "<label>name <input id=\"text\" type=\"search\" placeholder=\"file or clip name\"></label>"
-            f"<span id=\"shown\">{n_rows} of {n_rows} rows shown</span></div>\n")
+        opts.append(f'<option value="{_esc(code)}">{_esc(label)}: {code_rows[code]} rows</option>')
+    levels = "".join(f'<option value="{lv}">{lv}</option>' for lv in reversed(report.LEVELS))
+    return (
+        '<div class="controls">'
+        f'<label>finding <select id="code">{"".join(opts)}</select></label>'
+        f'<label>level <select id="level"><option value="">any level</option>{levels}</select></label>'
+        '<label>name <input id="text" type="search" placeholder="file or clip name"></label>'
+        f'<span id="shown">{n_rows} of {n_rows} rows shown</span></div>\n'
+    )
 
 
 def _file_name(name: str) -> str:
     """``dir/dir/name.gltf`` with the folders muted, so the file's own name stands out."""
     head, sep, tail = name.rpartition("/")
-    return (f"<span class=\"path\">{_esc(head + sep)}</span>{_esc(tail)}" if sep else _esc(name))
+    return f'<span class="path">{_esc(head + sep)}</span>{_esc(tail)}' if sep else _esc(name)
 
 
 def _num_cell(value, digits: int | None = None) -> str:
     """A right-aligned number whose full value is the sort key (data-v); NaN and None sort last."""
     if value is None:
-        return "<td class=\"num\"></td>"
-    key = "" if value != value else "Infinity" if value == float("inf") else "-Infinity" if value == -float("inf") \
+        return '<td class="num"></td>'
+    key = (
+        ""
+        if value != value
+        else "Infinity"
+        if value == float("inf")
+        else "-Infinity"
+        if value == -float("inf")
         else repr(value)
-    return f"<td class=\"num\" data-v=\"{key}\">{_fmt(value, digits)}</td>"
+    )
+    return f'<td class="num" data-v="{key}">{_fmt(value, digits)}</td>'
 
 
 def _fmt(value, digits: int | None) -> str:

@@ -5,6 +5,7 @@ holds up the others and a hung one is killed at its deadline. A worker that dies
 replaced; the file it held is run once more on whichever worker is free and, if it kills that one too,
 reported as ``crashed`` — each file is reported exactly once either way.
 """
+
 from __future__ import annotations
 
 import select
@@ -77,8 +78,11 @@ class LocalPool:
                     yield from self._died(w, None, "did not start in time", pending)
                 else:
                     seconds = (request.get("limits") or {}).get("seconds") or 0
-                    yield self._finish(failure(request, "time-limit", f"over the per-file time limit of "
-                                                                      f"{seconds:g} s (killed)"), request, w)
+                    yield self._finish(
+                        failure(request, "time-limit", f"over the per-file time limit of {seconds:g} s (killed)"),
+                        request,
+                        w,
+                    )
 
     def _died(self, worker: Sandbox, request: dict | None, how: str, pending: deque) -> Iterator[dict]:
         if request is None:  # died before it was ready
@@ -91,8 +95,9 @@ class LocalPool:
             self._attempts[request["path"]] = attempts + 1
             pending.appendleft(request)
             return
-        yield self._finish(failure(request, "crashed", f"the worker died on it twice: {how}", attempts), request,
-                           worker)
+        yield self._finish(
+            failure(request, "crashed", f"the worker died on it twice: {how}", attempts), request, worker
+        )
 
     def _finish(self, result: dict, request: dict, worker: Sandbox) -> dict:
         result["attempts"] = self._attempts.pop(request["path"], 1)

@@ -22,13 +22,14 @@ What is written, per clip K of a file named ``stem`` in ``outdir``:
 A file without clips gives one still of its rest pose: ``stem.png`` (``stem.preview.png`` / ``.gif`` /
 ``.mp4``, one frame, for a preview).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
 
-from viewer.pose.bounds import clip_bounds
 from viewer.export.offscreen import Offscreen, View, create_context, frame_times
 from viewer.export.writers import render_frames, save_png, writer_for
+from viewer.pose.bounds import clip_bounds
 from viewer.pose.pose import Pose
 
 PREVIEW_KINDS = ("gif", "png", "mp4")
@@ -62,9 +63,16 @@ class Previews:
         self.ctx  # noqa: B018  (makes the context and its cache on first use)
         return self._programs
 
-    def render(self, scene, outdir: Path, stem: str, thumb_size: tuple[int, int] = (192, 144),
-               preview: str | None = None, preview_size: tuple[int, int] = (320, 240),
-               fps: float = 15.0) -> list[dict]:
+    def render(
+        self,
+        scene,
+        outdir: Path,
+        stem: str,
+        thumb_size: tuple[int, int] = (192, 144),
+        preview: str | None = None,
+        preview_size: tuple[int, int] = (320, 240),
+        fps: float = 15.0,
+    ) -> list[dict]:
         """For every clip of ``scene`` (or one still of the scene when it has no clips): a thumbnail PNG at
         mid-clip, ``outdir/f"{stem}.clip{index}.png"`` (no clips: ``f"{stem}.png"``), and when ``preview`` is
         "gif" | "png" | "mp4" a preview of the clip: gif / mp4, the clip at ``fps`` from its start, capped at
@@ -104,8 +112,13 @@ class Previews:
                     end = 0.0 if clip is None else min(clip.duration, MAX_PREVIEW_SECONDS)
                     moving = self._source(moving, scene, clip, preview_size, box)
                     writer_for(str(out))(str(out), render_frames(moving, frame_times(0.0, end, fps)), fps)
-                results.append({"index": None if clip is None else clip.index, "thumbnail": str(thumb),
-                                "preview": None if out is None else str(out)})
+                results.append(
+                    {
+                        "index": None if clip is None else clip.index,
+                        "thumbnail": str(thumb),
+                        "preview": None if out is None else str(out),
+                    }
+                )
         finally:
             for source in (thumbs, stills, moving):
                 if source is not None:

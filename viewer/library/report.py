@@ -23,6 +23,7 @@ A finding::
     {"code": "rotation-flip", "level": "warning", "pointer": "/animations/0/samplers/3/output",
      "message": "one line for a person", "count": 2}
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -70,8 +71,13 @@ class Finding:
         return CODES[self.code][0]
 
     def as_dict(self) -> dict:
-        return {"code": self.code, "level": self.level, "pointer": self.pointer, "message": self.message,
-                "count": int(self.count)}
+        return {
+            "code": self.code,
+            "level": self.level,
+            "pointer": self.pointer,
+            "message": self.message,
+            "count": int(self.count),
+        }
 
 
 def level_counts(findings) -> dict:
@@ -119,9 +125,14 @@ def summarize(results: list[dict], seconds: float | None = None) -> dict:
         found.extend(all_findings(r))
     for f in found:
         by_code[f["code"]] = by_code.get(f["code"], 0) + 1
-    out = {"files": len(results), "clips": clips, "status": by_status, "findings": level_counts(found),
-           "codes": dict(sorted(by_code.items())),
-           "retried": sum(1 for r in results if r.get("attempts", 1) > 1)}
+    out = {
+        "files": len(results),
+        "clips": clips,
+        "status": by_status,
+        "findings": level_counts(found),
+        "codes": dict(sorted(by_code.items())),
+        "retried": sum(1 for r in results if r.get("attempts", 1) > 1),
+    }
     if seconds is not None:
         out["seconds"] = round(seconds, 3)
     return out

@@ -3,6 +3,7 @@
 ``check`` and ``render`` differ only in the requests (render asks for previews); both come back as the
 same result dicts, sorted by file label once every file has answered.
 """
+
 from __future__ import annotations
 
 import sys
@@ -46,8 +47,9 @@ def requests_for(files: list[LibraryFile], limits: Limits, previews: dict | None
     return out
 
 
-def run_library(requests: list[dict], jobs: int = 1, scheduler: str | None = None, quiet: bool = False,
-                on_result=None) -> Run:
+def run_library(
+    requests: list[dict], jobs: int = 1, scheduler: str | None = None, quiet: bool = False, on_result=None
+) -> Run:
     """Run every request, locally on ``jobs`` workers or on the Dask cluster at ``scheduler``; a progress bar
     on stderr unless ``quiet``; ``on_result(result)`` sees each result as it arrives."""
     start = time.perf_counter()

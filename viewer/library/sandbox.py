@@ -12,6 +12,7 @@ Protocol: one JSON line per request on stdin, one JSON line per result on the wo
 (fd 1 itself is pointed at stderr, so anything a library prints cannot break a line); stderr goes to a log
 file whose last line is quoted when the worker dies. ``{"ready": pid}`` is the first line.
 """
+
 from __future__ import annotations
 
 import json
@@ -42,13 +43,20 @@ def failure(request: dict, status: str, message: str, attempts: int = 1, worker:
     from viewer.library.report import Finding, counts
 
     code = {"time-limit": "time-limit", "memory-limit": "memory-limit"}.get(status, "crashed")
-    result = {"file": request["label"], "path": request["path"], "status": status, "error": message,
-              "findings": [Finding(code, "", message).as_dict()], "clips": []}
+    result = {
+        "file": request["label"],
+        "path": request["path"],
+        "status": status,
+        "error": message,
+        "findings": [Finding(code, "", message).as_dict()],
+        "clips": [],
+    }
     result.update(counts=counts(result), seconds=0.0, peak_mb=0.0, attempts=attempts, worker=worker)
     return result
 
 
 # --- inside the worker -------------------------------------------------------------------------------
+
 
 def _vm_kib(field: str) -> int:
     """``VmSize`` / ``VmHWM`` of this process in KiB (0 where /proc is absent)."""
@@ -136,6 +144,7 @@ def serve() -> None:
 
 # --- the parent's handle -----------------------------------------------------------------------------
 
+
 class WorkerDied(RuntimeError):
     """The worker process ended while it held a file (the message says how: signal, exit status, last line);
     ``timed_out``: it was killed for passing its deadline."""
@@ -162,8 +171,15 @@ class Sandbox:
         self._log = tempfile.TemporaryFile(prefix="animview-worker-")
         root = str(Path(viewer.__file__).resolve().parents[1])
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
-        self.proc = subprocess.Popen([sys.executable, "-m", "viewer.library.sandbox"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=self._log, env=env, text=True, bufsize=1)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "viewer.library.sandbox"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            env=env,
+            text=True,
+            bufsize=1,
+        )
         self.ready, self.request = False, None
         self.deadline = time.monotonic() + START_TIMEOUT_S
 

@@ -9,6 +9,7 @@ A request is a plain dict (it crosses pipes and the network)::
 ``run`` checks the file (``check.check_file``) and, when asked, renders its thumbnails and previews with the
 worker's one GL context (``previews.Previews``, made on first use and kept for the worker's life).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -38,8 +39,15 @@ def _render(result: dict, scene, want: dict) -> None:
     try:
         if _previews is None:
             _previews = Previews()
-        made = _previews.render(scene, Path(want["outdir"]), want["stem"], tuple(want["thumb_size"]),
-                                want.get("preview"), tuple(want["preview_size"]), float(want["fps"]))
+        made = _previews.render(
+            scene,
+            Path(want["outdir"]),
+            want["stem"],
+            tuple(want["thumb_size"]),
+            want.get("preview"),
+            tuple(want["preview_size"]),
+            float(want["fps"]),
+        )
     except Exception as exc:  # no GL here, or a driver or shader fault on this file: report it, keep the worker
         line = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
         result["findings"].append(Finding("render-error", "", line[:300]).as_dict())

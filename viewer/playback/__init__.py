@@ -2,6 +2,7 @@
 
 Pure stdlib/numpy: no GL, no window. Looping and clamping to the clip live here, never in samplers.
 """
+
 from viewer.playback.clock import Clock
 
 __all__ = ["Clock"]

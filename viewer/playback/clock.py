@@ -20,8 +20,10 @@ All times are seconds (float). Rules chosen where the brief left a choice:
 * A loop range (in / out points, ``set_in`` / ``set_out``) narrows play to [in, out]: every loop mode,
   pause-at-keys, Home / End and ``play()`` from the end work inside it as they do on the whole clip, and
   playing from a time outside it starts at its in point (its out point in reverse). Seeking and scrubbing
-  may still go anywhere in the clip, so the range can be moved while looking at the rest.
+  may still go anywhere in the clip. The range, like the duration, the key times and ``seek``, is the
+  clip's side of the clock: ``Timeline`` (``timeline.py``), which ``Clock`` extends with playing.
 """
+
 from __future__ import annotations
 
 import math
@@ -37,13 +39,13 @@ from viewer.playback.rules import (
     at_least,
     clamp_speed,
     faster_speed,
-    finite,
     first_key_on_path,
     key_after,
     key_before,
     slower_speed,
     travel,
 )
+from viewer.playback.timeline import Timeline
 
 __all__ = ["Clock", "ClockState", "LoopMode", "LOOP_MODES", "SPEED_LADDER", "KEY_EPSILON"]
 
@@ -67,8 +69,8 @@ class ClockState:
     pause_at_keys: bool
 
 
-class Clock:
-    """Playback clock for one clip, driven by an injectable time source.
+class Clock(Timeline):
+    """Playback clock for one clip, driven by an injectable time source: a ``Timeline`` that plays.
 
     Args:
         duration: clip length in seconds, >= 0.
@@ -94,48 +96,25 @@ class Clock:
         keys: Iterable[float] = (),
         pause_at_keys: bool = False,
     ) -> None:
+        super().__init__(duration, keys)
         self._time_source = time_source
-        self._t = 0.0
-        self._duration = at_least(duration, 0.0, "duration")
         self._speed = clamp_speed(speed)
         # The direction the user asked for; ping-pong swings flip the speed's sign, and leaving ping-pong on
         # the way back must not leave the clip playing in reverse.
         self._chosen = 1 if self._speed > 0 else -1
         self.loop_mode = loop_mode
         self.frame_rate = frame_rate
-        self.set_keys(keys)
         self.pause_at_keys = bool(pause_at_keys)
         """Whether playback stops exactly on each key time it crosses or lands on."""
         self._playing = False
         self._last_real: float | None = None  # time source reading at the last update / play
         self._scrubbing = False
         self._resume_after_scrub = False
-        self._range: tuple[float, float] | None = None
-
-    @property
-    def t(self) -> float:
-        """Current clip time in seconds, within [0, duration]; change it with ``seek()``."""
-        return self._t
-
-    @property
-    def duration(self) -> float:
-        """Clip length in seconds; change it with ``set_duration()``."""
-        return self._duration
 
     @property
     def playing(self) -> bool:
         """Whether ``update()`` / ``tick()`` advance time."""
         return self._playing
-
-    @property
-    def keys(self) -> tuple[float, ...]:
-        """Key times in seconds, sorted ascending; change them with ``set_keys()``."""
-        return self._keys
-
-    @property
-    def scrubbing(self) -> bool:
-        """Whether a scrub (``begin_scrub()`` … ``end_scrub()``) is in progress."""
-        return self._scrubbing
 
     def state(self) -> ClockState:
         """Snapshot the clock as an immutable ``ClockState``."""
@@ -181,55 +160,6 @@ class Clock:
     @frame_rate.setter
     def frame_rate(self, value: float) -> None:
         self._frame_rate = at_least(value, 1e-6, "frame_rate")
-
-    def set_duration(self, duration: float) -> None:
-        """Set the clip length in seconds (when the clip changes) and clamp ``t`` into it."""
-        self._duration = at_least(duration, 0.0, "duration")
-        self._t = min(self._t, self._duration)
-        if self._range is not None:  # keep what still fits (another clip ticked on), else play it all
-            self.set_range(*self._range)
-
-    def set_keys(self, times: Iterable[float]) -> None:
-        """Replace the key times (seconds) used by key stepping and pause-at-keys.
-
-        The caller picks them: every channel of the clip, or one channel. They are sorted here.
-        """
-        self._keys = tuple(sorted(finite(x, "key time") for x in times))
-
-    @property
-    def range(self) -> tuple[float, float] | None:
-        """The loop range (in, out) in seconds, or None: play runs over the whole clip."""
-        return self._range
-
-    @property
-    def span(self) -> tuple[float, float]:
-        """The times play runs between: the loop range, else (0, duration)."""
-        return self._range if self._range is not None else (0.0, self._duration)
-
-    def set_range(self, t_in: float, t_out: float) -> bool:
-        """Loop between ``t_in`` and ``t_out`` seconds (clamped to the clip); a range shorter than
-        ``KEY_EPSILON`` or covering the whole clip clears it. Returns whether a range is set."""
-        lo = min(max(finite(t_in, "in point"), 0.0), self._duration)
-        hi = min(max(finite(t_out, "out point"), 0.0), self._duration)
-        whole = lo <= KEY_EPSILON and hi >= self._duration - KEY_EPSILON
-        self._range = (lo, hi) if hi - lo > KEY_EPSILON and not whole else None
-        return self._range is not None
-
-    def set_in(self, t: float | None = None) -> bool:
-        """In point at ``t`` (the playhead when omitted); an out point before it moves to the clip's end."""
-        lo = self._t if t is None else t
-        hi = self.span[1]
-        return self.set_range(lo, hi if hi > lo + KEY_EPSILON else self._duration)
-
-    def set_out(self, t: float | None = None) -> bool:
-        """Out point at ``t`` (the playhead when omitted); an in point after it moves to the clip's start."""
-        hi = self._t if t is None else t
-        lo = self.span[0]
-        return self.set_range(lo if lo < hi - KEY_EPSILON else 0.0, hi)
-
-    def clear_range(self) -> None:
-        """Play the whole clip again."""
-        self._range = None
 
     def cycle_loop_mode(self) -> LoopMode:
         """Switch to the next loop mode (loop → once → pingpong → loop) and return it."""
@@ -327,18 +257,6 @@ class Clock:
         self._t = t
         self._speed = math.copysign(self._speed, direction)
 
-    def seek(self, t: float) -> None:
-        """Go to clip time ``t`` seconds, clamped to [0, duration]; play state is unchanged."""
-        self._t = min(max(finite(t, "t"), 0.0), self._duration)
-
-    def home(self) -> None:
-        """Go to the start of play: the loop range's in point, else t = 0."""
-        self.seek(self.span[0])
-
-    def end(self) -> None:
-        """Go to the end of play: the loop range's out point, else t = duration."""
-        self.seek(self.span[1])
-
     def next_key(self) -> float:
         """Pause; go to the nearest key after ``t`` (beyond ``KEY_EPSILON``), or stay; return t."""
         self.pause()
@@ -360,6 +278,11 @@ class Clock:
         self.pause()
         self.seek(self._t + n / self._frame_rate)
         return self._t
+
+    @property
+    def scrubbing(self) -> bool:
+        """Whether a scrub (``begin_scrub()`` … ``end_scrub()``) is in progress."""
+        return self._scrubbing
 
     def begin_scrub(self) -> None:
         """Start dragging the playhead: remember whether it was playing, then pause."""

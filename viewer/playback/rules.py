@@ -18,6 +18,7 @@ Keyframe stops (pause-at-keys) use the same path: ``first_key_on_path`` walks at
 segments of it (to the first end, then back or around), which meets every key inside the clip, so
 the work is bounded whatever the distance.
 """
+
 from __future__ import annotations
 
 import math

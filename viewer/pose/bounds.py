@@ -6,6 +6,7 @@ morphed instances are morphed all at once per mesh, and skinned nodes that share
 weights (their own transform is ignored, glTF 2.0 §3.7.3) are skinned once. Nodes and points the GPU
 cannot place (beyond float32) frame nothing, as they draw nothing.
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -14,8 +15,8 @@ import numpy as np
 
 from viewer.animation.clip import Clip
 from viewer.pose.pose import FLOAT32_MAX, Pose
-from viewer.scene.scene import Scene
 from viewer.pose.skin_bounds import Boxes, joint_boxes, local_boxes, placed_bounds
+from viewer.scene.scene import Scene
 
 POINTS_PER_CHUNK = 1 << 20  # (K, V, 3) temporaries stay a few tens of MB
 EXACT_POINTS = 1 << 22  # placed points per primitive beyond which instances contribute their boxes' corners
@@ -56,11 +57,12 @@ def pose_bounds(pose: Pose, include_skinned: bool = True) -> tuple[np.ndarray, n
                 for k, row in enumerate(distinct):  # usually one: instances share the mesh's weights
                     lo, hi = _instances(lo, hi, pose.world[members[which.reshape(-1) == k]], prim, row[None])
         groups: dict[tuple, int] = {}
-        for node in (skinned.tolist() if include_skinned else []):
+        for node in skinned.tolist() if include_skinned else []:
             mesh = scene.meshes[nodes.mesh[node]]
             own = -1 if all("JOINTS_0" in p.attributes for p in mesh.primitives) else node  # else placed by it
-            groups.setdefault((int(nodes.skin[node]), int(nodes.mesh[node]), pose.node_weights(node).tobytes(), own),
-                              node)
+            groups.setdefault(
+                (int(nodes.skin[node]), int(nodes.mesh[node]), pose.node_weights(node).tobytes(), own), node
+            )
         for node in groups.values():
             for prim in scene.meshes[nodes.mesh[node]].primitives:
                 if "POSITION" in prim.attributes:
@@ -70,7 +72,9 @@ def pose_bounds(pose: Pose, include_skinned: bool = True) -> tuple[np.ndarray, n
     return lo, hi
 
 
-def clip_bounds(scene: Scene, clip: Clip | None, samples: int = 32, mode: str = "authored") -> tuple[np.ndarray, np.ndarray]:
+def clip_bounds(
+    scene: Scene, clip: Clip | None, samples: int = 32, mode: str = "authored"
+) -> tuple[np.ndarray, np.ndarray]:
     """Bounds over a whole clip (its key times plus ``samples`` even times), so a walk stays in view.
 
     Every mesh is placed exactly at every one of those times when that fits ``POSE_BUDGET``. Beyond it,
@@ -89,7 +93,7 @@ def clip_bounds(scene: Scene, clip: Clip | None, samples: int = 32, mode: str = 
         step = max(1, WORLD_BATCH // max(1, len(scene.nodes)))
         for k in range(0, len(times), step):
             with np.errstate(over="ignore", invalid="ignore"):
-                a, b = placed_bounds(pose.world_at(clip, times[k: k + step], mode), boxes)
+                a, b = placed_bounds(pose.world_at(clip, times[k : k + step], mode), boxes)
             lo, hi = np.minimum(lo, a), np.maximum(hi, b)
     rigid, morphed, _ = _instance_groups(scene)
     if exact or rigid or morphed:
@@ -172,8 +176,12 @@ def _instances(lo, hi, world: np.ndarray, prim, weights: np.ndarray | None):
     pos = np.asarray(prim.attributes["POSITION"], dtype=np.float64)
     deltas = None
     if weights is not None:
-        deltas = np.stack([np.asarray(t["POSITION"], np.float64) if "POSITION" in t else np.zeros_like(pos)
-                           for t in prim.targets[: weights.shape[1]]])  # (T, V, 3)
+        deltas = np.stack(
+            [
+                np.asarray(t["POSITION"], np.float64) if "POSITION" in t else np.zeros_like(pos)
+                for t in prim.targets[: weights.shape[1]]
+            ]
+        )  # (T, V, 3)
     shared = pos  # one local point set for all instances, unless each has its own weights
     if deltas is not None:
         shared = pos + np.tensordot(weights[0], deltas, 1) if len(weights) == 1 else None
@@ -192,8 +200,8 @@ def _instances(lo, hi, world: np.ndarray, prim, weights: np.ndarray | None):
     flat = deltas.reshape(len(deltas), -1)
     step = max(1, POINTS_PER_CHUNK // max(1, len(pos)))
     for k in range(0, len(world), step):  # per-instance morphs, made a chunk at a time
-        local = pos[None] + (weights[k: k + step] @ flat).reshape(-1, len(pos), 3)
-        lo, hi = _place(lo, hi, world[k: k + step], local)
+        local = pos[None] + (weights[k : k + step] @ flat).reshape(-1, len(pos), 3)
+        lo, hi = _place(lo, hi, world[k : k + step], local)
     return lo, hi
 
 
@@ -201,8 +209,8 @@ def _place(lo, hi, world: np.ndarray, local: np.ndarray):
     """Grow [lo, hi] by local points (1 or K, P, 3) placed by K world matrices (K, 4, 4)."""
     step = max(1, POINTS_PER_CHUNK // max(1, local.shape[1]))
     for k in range(0, len(world), step):
-        w = world[k: k + step]
-        pts = local if len(local) == 1 else local[k: k + step]
+        w = world[k : k + step]
+        pts = local if len(local) == 1 else local[k : k + step]
         coords = w[:, :3, :3] @ pts.transpose(0, 2, 1)  # (K, 3, P)
         coords += w[:, :3, 3, None]
         coords = coords.transpose(1, 0, 2).reshape(3, -1)

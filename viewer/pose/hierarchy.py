@@ -3,6 +3,7 @@
 Pure functions over parent / depth arrays, so the pose (``pose.py``), the bounds and the tests share one
 definition; a hierarchy of any depth costs a few numpy calls per level, or ⌈log2 depth⌉ by pointer jumping.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -63,11 +64,13 @@ def world_steps(parent: np.ndarray, depth: np.ndarray) -> list[tuple[np.ndarray,
 
     def cost(steps):
         return sum(call_cost + row_cost * len(dst) for dst, _ in steps)
+
     return levels if cost(levels) <= cost(jumps) else jumps
 
 
-def compose_world(local: np.ndarray, steps: list[tuple[np.ndarray, np.ndarray]],
-                  out: np.ndarray | None = None) -> np.ndarray:
+def compose_world(
+    local: np.ndarray, steps: list[tuple[np.ndarray, np.ndarray]], out: np.ndarray | None = None
+) -> np.ndarray:
     """World matrices (..., N, 4, 4) from local ones, parents before children, by a ``world_steps`` plan.
 
     Any leading batch axes (e.g. F frames) are carried along. Each step's right side is computed in full

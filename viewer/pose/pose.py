@@ -7,16 +7,16 @@ world(node) = world(parent) × local(node), local = T·R·S (or the node's ``mat
 and the clip does not animate it). joint matrix = world(joint) × inverseBindMatrix(joint); the
 skinned mesh's own node transform is ignored, as glTF 2.0 §3.7.3 requires.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 import numpy as np
 
 from viewer import fast
-from viewer.base import math3d
 from viewer.animation.clip import Clip, finite_time
+from viewer.base import math3d
 from viewer.fast.kernels_layout import flag_layout, state_layout
 from viewer.pose.hierarchy import compose_world, inherit_visibility, subtree, world_steps
 from viewer.scene.scene import Primitive, Scene
@@ -50,31 +50,39 @@ class Pose:
         # one call (``kernels_layout``); the named views below are what everyone else reads and writes.
         counts = np.array([0 if w is None else len(w) for w in nodes.weights], dtype=np.int64)
         self.weight_start = np.where([w is not None for w in nodes.weights], np.cumsum(counts) - counts, -1)
-        self.rest_weights = np.concatenate([np.zeros(0)] + [np.asarray(w, np.float64) for w in nodes.weights
-                                                            if w is not None])
+        self.rest_weights = np.concatenate(
+            [np.zeros(0)] + [np.asarray(w, np.float64) for w in nodes.weights if w is not None]
+        )
         spans = np.cumsum([0] + [len(s.joints) for s in scene.skins])
         self._joint_spans = list(zip(spans[:-1].tolist(), spans[1:].tolist()))
         n = len(nodes)
         layout = state_layout(n, len(self.rest_weights), int(spans[-1]))
         at, shape = layout["joints"]
         self.state = np.zeros(at + int(np.prod(shape)))
-        view = {name: self.state[a: a + int(np.prod(sh))].reshape(sh) for name, (a, sh) in layout.items()}
+        view = {name: self.state[a : a + int(np.prod(sh))].reshape(sh) for name, (a, sh) in layout.items()}
         self.trs, self.weights_flat, self.local, self.world, self.joints_flat = (
-            view["trs"], view["weights"], view["local"], view["world"], view["joints"])
+            view["trs"],
+            view["weights"],
+            view["local"],
+            view["world"],
+            view["joints"],
+        )
         self.translation, self.rotation, self.scale = self.trs[:, 0:3], self.trs[:, 3:7], self.trs[:, 7:10]
         self.rest_trs = np.concatenate([nodes.translation, nodes.rotation, nodes.scale], axis=1).astype(np.float64)
         self.trs[:] = self.rest_trs
         self.weights_flat[:] = self.rest_weights
-        self.weights = [None if w is None else self.weights_flat[a: a + len(w)]
-                        for w, a in zip(nodes.weights, self.weight_start.tolist())]
+        self.weights = [
+            None if w is None else self.weights_flat[a : a + len(w)]
+            for w, a in zip(nodes.weights, self.weight_start.tolist())
+        ]
         flags = flag_layout(n)
         self.flags = np.ones(flags["skin_ok"] + len(scene.skins), dtype=bool)
         self.own_visible = self.flags[0:n]
         """(N,) bool: each node's own KHR_node_visibility now."""
-        self.visible = self.flags[n: 2 * n]
+        self.visible = self.flags[n : 2 * n]
         """(N,) bool: KHR_node_visibility now — a node shows when it and every ancestor is visible."""
-        self.drawable = self.flags[2 * n: 3 * n]  # world matrix fits float32 (update_world)
-        self.skin_ok = self.flags[3 * n:]  # per skin: joint matrices fit float32 (kernel frames)
+        self.drawable = self.flags[2 * n : 3 * n]  # world matrix fits float32 (update_world)
+        self.skin_ok = self.flags[3 * n :]  # per skin: joint matrices fit float32 (kernel frames)
         self.own_visible[:] = nodes.visible
         self.visible[:] = inherit_visibility(self.own_visible, nodes.parent)
         self._joints_current = False  # joints_flat holds this pose's joint matrices (the kernel wrote them)
@@ -123,8 +131,12 @@ class Pose:
                 animated[nodes[p]] = True
             self._bindings[clip.key] = Binding(
                 {p: np.array(v, dtype=np.int64) for p, v in rows.items()},
-                {p: np.array(v, dtype=np.int64) for p, v in nodes.items()}, tuple(weights), animated,
-                (np.array(visible[0], dtype=np.int64), np.array(visible[1], dtype=np.int64)), tuple(properties))
+                {p: np.array(v, dtype=np.int64) for p, v in nodes.items()},
+                tuple(weights),
+                animated,
+                (np.array(visible[0], dtype=np.int64), np.array(visible[1], dtype=np.int64)),
+                tuple(properties),
+            )
         return self._bindings[clip.key]
 
     def apply(self, clip: Clip, values: np.ndarray) -> None:
@@ -136,7 +148,7 @@ class Pose:
                 target[b.nodes[path]] = values[b.rows[path], : target.shape[1]]
         for row, node, width, first in b.weight_channels:
             if self.weights[node] is not None:
-                self.weights[node][first:first + width] = values[row, :width]
+                self.weights[node][first : first + width] = values[row, :width]
         if len(b.visible[0]):
             self.own_visible[b.visible[1]] = values[b.visible[0], 0] >= 0.5
             self.visible[:] = inherit_visibility(self.own_visible, self.scene.nodes.parent)
@@ -220,9 +232,15 @@ class Pose:
         key = (clip.key, mode)
         if key not in self._in_place:
             root = self.motion_root(clip)
-            self._in_place[key] = None if root is None else (
-                root, self.world_at(clip, np.zeros(1), mode)[0, root, :3, 3],
-                subtree(self.scene.nodes.parent, self.scene.nodes.depth, root))
+            self._in_place[key] = (
+                None
+                if root is None
+                else (
+                    root,
+                    self.world_at(clip, np.zeros(1), mode)[0, root, :3, 3],
+                    subtree(self.scene.nodes.parent, self.scene.nodes.depth, root),
+                )
+            )
         held = self._in_place[key]
         if held is None:
             return
@@ -248,8 +266,11 @@ class Pose:
     def _warn_undrawable(self, nodes: np.ndarray) -> None:
         """One warning per node (per scene) whose world matrix is not finite or overflows float32."""
         for node in nodes[:MAX_NODE_WARNINGS]:
-            self.scene.warn_once(f"/nodes/{node}", "world matrix is not finite or beyond float32 range "
-                                 "(rest or animated transforms too large); its mesh is not drawn")
+            self.scene.warn_once(
+                f"/nodes/{node}",
+                "world matrix is not finite or beyond float32 range "
+                "(rest or animated transforms too large); its mesh is not drawn",
+            )
 
     def joint_matrices(self, skin: int) -> np.ndarray:
         """(J, 4, 4) world(joint) × inverseBindMatrix for one skin."""
@@ -284,8 +305,10 @@ class Pose:
         return self.joints_flat
 
     def _warn_joints(self, skin: int) -> None:
-        self.scene.warn_once(f"/skins/{skin}", "joint matrices are not finite or beyond float32 range at "
-                             "this pose; meshes with this skin are not drawn")
+        self.scene.warn_once(
+            f"/skins/{skin}",
+            "joint matrices are not finite or beyond float32 range at this pose; meshes with this skin are not drawn",
+        )
 
     def node_weights(self, node: int) -> np.ndarray:
         """Morph weights of a mesh node now (node weights over mesh weights over zeros)."""
@@ -313,12 +336,6 @@ class Pose:
         if skin < 0 or "JOINTS_0" not in primitive.attributes:
             return math3d.transform_points(self.world[node], pos)
         return math3d.transform_points(skin_matrices(self.joint_matrices(skin), primitive), pos)
-
-    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """World-space axis-aligned bounds (min (3,), max (3,)) of every drawn mesh now (``bounds.py``)."""
-        from viewer.pose.bounds import pose_bounds
-
-        return pose_bounds(self)
 
 
 def motion_root(scene: Scene, clip: Clip) -> int | None:

@@ -9,6 +9,7 @@ reach within the clip's weight range before it is binned, so the bound holds for
 bound, not the exact box — tight enough to frame a camera, and it turns BrainStem's 1 339 poses × 30 000
 vertices into 1 339 × 18 joint boxes.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -31,8 +32,11 @@ class Boxes:
     def concat(parts: list["Boxes"]) -> "Boxes":
         if not parts:
             return Boxes(np.zeros(0, np.int64), np.zeros((0, 3)), np.zeros((0, 3)))
-        return Boxes(np.concatenate([p.node for p in parts]), np.concatenate([p.center for p in parts]),
-                     np.concatenate([p.extent for p in parts]))
+        return Boxes(
+            np.concatenate([p.node for p in parts]),
+            np.concatenate([p.center for p in parts]),
+            np.concatenate([p.extent for p in parts]),
+        )
 
 
 def vertex_boxes(primitive: Primitive, weight_lo: np.ndarray, weight_hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -49,8 +53,7 @@ def vertex_boxes(primitive: Primitive, weight_lo: np.ndarray, weight_hi: np.ndar
     return lo, hi
 
 
-def joint_boxes(scene: Scene, skin: int, primitive: Primitive, weight_lo: np.ndarray,
-                weight_hi: np.ndarray) -> Boxes:
+def joint_boxes(scene: Scene, skin: int, primitive: Primitive, weight_lo: np.ndarray, weight_hi: np.ndarray) -> Boxes:
     """One box per joint of ``skin`` that moves a vertex of ``primitive`` (JOINTS_n / WEIGHTS_n sets),
     in that joint's bind space (inverse bind matrix × vertex)."""
     s = scene.skins[skin]

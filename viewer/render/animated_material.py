@@ -5,6 +5,7 @@ copy is read by the same ``materials.material_factors`` (and ``texture_transform
 reading of glTF's material rules, whether a value came from the file or from a channel — emissive × strength,
 the IOR's special zero, a texture transform's offset / rotation / scale.
 """
+
 from __future__ import annotations
 
 import copy
@@ -17,7 +18,8 @@ from viewer.render.materials import Material, dig, material_factors, texture_tra
 
 # field → the JSON path inside a material its pointer names (after "/materials/N/")
 MATERIAL_PATHS: dict[str, tuple[str, ...]] = {
-    p.field: tuple(p.template.split("/")[3:]) for p in PROPERTIES if p.consumer == "material" and p.shown}
+    p.field: tuple(p.template.split("/")[3:]) for p in PROPERTIES if p.consumer == "material" and p.shown
+}
 
 
 # The last uniforms made per material, with the values they were made from: every primitive (and pane) drawing

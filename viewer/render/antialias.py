@@ -6,6 +6,7 @@ frame, and most of it goes to rasterizing samples of triangles smaller than a pi
 model MSAA buys almost nothing that a post pass does not. ``auto`` keeps MSAA, which is exact on edges, until
 the scene draws more triangles than a quarter of the frame's pixels, and uses FXAA from there.
 """
+
 from __future__ import annotations
 
 import moderngl
@@ -58,8 +59,13 @@ class PostPass:
         self.prog = prog or programs.get(FXAA_SHADER)
         self.vao = programs.ctx.vertex_array(self.prog, [])
 
-    def draw(self, frame: moderngl.Texture, dst: moderngl.Framebuffer, viewport: tuple[int, int, int, int],
-             fxaa: bool = False) -> None:
+    def draw(
+        self,
+        frame: moderngl.Texture,
+        dst: moderngl.Framebuffer,
+        viewport: tuple[int, int, int, int],
+        fxaa: bool = False,
+    ) -> None:
         ctx = self.programs.ctx
         dst.use()
         dst.viewport = viewport

@@ -3,6 +3,7 @@ for the materials that refract it (KHR_materials_transmission).
 
 Both are passes of ``Renderer.render``; they live here so the renderer keeps to ordering its draws.
 """
+
 from __future__ import annotations
 
 import moderngl
@@ -59,8 +60,10 @@ class SceneCopy:
         tex.use(UNIT_SCENE)
         framebuffer.use()
         x, y, w, h = framebuffer.viewport
-        return {"u_scene_lod_max": float(np.floor(np.log2(max(size)))),
-                "u_scene_rect": (x / size[0], y / size[1], w / size[0], h / size[1])}
+        return {
+            "u_scene_lod_max": float(np.floor(np.log2(max(size)))),
+            "u_scene_rect": (x / size[0], y / size[1], w / size[0], h / size[1]),
+        }
 
     def release(self) -> None:
         if self._copy is not None:

@@ -10,6 +10,7 @@ view_bounds``: huge, tiny, zero-size or non-finite), and a glTF camera's planes,
 magnifications are clamped to what a float32 projection holds (``safe_projection``); a camera node
 whose world matrix is singular or not finite looks down -Z from where it can (never NaN).
 """
+
 from __future__ import annotations
 
 import math
@@ -22,14 +23,14 @@ from viewer.pose.pose import Pose
 from viewer.render.limits import F32_MAX, MAX_EXTENT, drawable, view_bounds
 from viewer.scene.scene import Camera, Scene
 
-DEFAULT_YAW = math.radians(30.0)     # from +Z towards +X
-DEFAULT_PITCH = math.radians(18.0)   # above the horizon
+DEFAULT_YAW = math.radians(30.0)  # from +Z towards +X
+DEFAULT_PITCH = math.radians(18.0)  # above the horizon
 DEFAULT_FOV = math.radians(40.0)
-FIT_MARGIN = 1.1                     # the fitted box fills ~90 % of the narrower side
+FIT_MARGIN = 1.1  # the fitted box fills ~90 % of the narrower side
 MAX_PITCH = math.radians(89.0)
-MIN_FOV = 1e-6                       # radians: yfov is clamped to [MIN_FOV, π - MIN_FOV]
-MIN_PLANE, MAX_PLANE = 1e-30, 1e30   # clip plane distances and orthographic magnifications
-MIN_DEPTH_RANGE = 1e-6               # far - near, relative to far: keeps the depth terms finite
+MIN_FOV = 1e-6  # radians: yfov is clamped to [MIN_FOV, π - MIN_FOV]
+MIN_PLANE, MAX_PLANE = 1e-30, 1e30  # clip plane distances and orthographic magnifications
+MIN_DEPTH_RANGE = 1e-6  # far - near, relative to far: keeps the depth terms finite
 
 
 def orthographic(xmag: float, ymag: float, near: float, far: float) -> np.ndarray:
@@ -114,8 +115,14 @@ class OrbitCamera:
 
 
 # Object Model field (object_model.py) → ``scene.Camera`` attribute
-CAMERA_FIELDS = {"yfov": "yfov", "aspectRatio": "aspect", "znear": "znear", "zfar": "zfar", "xmag": "xmag",
-                 "ymag": "ymag"}
+CAMERA_FIELDS = {
+    "yfov": "yfov",
+    "aspectRatio": "aspect",
+    "znear": "znear",
+    "zfar": "zfar",
+    "xmag": "xmag",
+    "ymag": "ymag",
+}
 
 
 @dataclass
@@ -172,8 +179,9 @@ def safe_projection(c: Camera, aspect: float) -> np.ndarray:
     far = c.zfar
     if c.type == "orthographic":
         near = min(max(c.znear, 0.0), MAX_PLANE)  # 0 is a valid orthographic near plane
-        far = min(max(far if far is not None else near + 1.0, near + max(near * MIN_DEPTH_RANGE, MIN_PLANE)),
-                  2.0 * MAX_PLANE)
+        far = min(
+            max(far if far is not None else near + 1.0, near + max(near * MIN_DEPTH_RANGE, MIN_PLANE)), 2.0 * MAX_PLANE
+        )
         return orthographic(_magnification(c.xmag), _magnification(c.ymag), near, far)
     if far is not None:
         far = None if far > MAX_PLANE else max(far, near * (1.0 + MIN_DEPTH_RANGE))

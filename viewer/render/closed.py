@@ -4,6 +4,7 @@ Decided once per geometry at upload, for every triangle of a million-triangle fi
 hashed key per vertex (weld) and per edge (pairing) rather than row-wise ``np.unique``, and a volume sign
 with a strict rounding bound that falls back to the exact float64 sum only when the bound cannot decide.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -35,8 +36,10 @@ def closed_outward(positions: np.ndarray, triangles: np.ndarray, deltas: np.ndar
     if not len(triangles) or len(triangles) % 3:
         return False
     if deltas is not None and deltas.shape[1:] != p.shape:
-        raise ValueError(f"morph deltas of {deltas.shape[1]} vertices for {len(p)} positions: gather them "
-                         "through MeshData.source_vertex")
+        raise ValueError(
+            f"morph deltas of {deltas.shape[1]} vertices for {len(p)} positions: gather them "
+            "through MeshData.source_vertex"
+        )
     morphed = deltas is not None and len(deltas) > 0
     group, rep, count = _weld(p, morphed)
     if morphed:
@@ -138,7 +141,7 @@ def _volume_sign(shape_t: np.ndarray, corners: np.ndarray) -> bool:
     volume = 0.0
     with np.errstate(all="ignore"):
         for k in range(0, m, CHUNK):
-            (ax, bx, cx), (ay, by, cy), (az, bz, cz) = np.take(shape_t, corners[:, k: k + CHUNK], axis=1)
+            (ax, bx, cx), (ay, by, cy), (az, bz, cz) = np.take(shape_t, corners[:, k : k + CHUNK], axis=1)
             t = by * cz
             t -= bz * cy
             t *= ax
@@ -151,7 +154,7 @@ def _volume_sign(shape_t: np.ndarray, corners: np.ndarray) -> bool:
             u *= az
             t += u
             volume += t.sum()
-        g = (m + 4) * 2.0 ** -53
+        g = (m + 4) * 2.0**-53
         bound = g / (1.0 - g) * 6.0 * m * np.abs(shape_t).max(initial=0.0) ** 3
     if volume > 2.0 * bound:
         return True

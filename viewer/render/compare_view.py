@@ -5,6 +5,7 @@ one ``Pose`` per mode, splits the area with ``compare.pane_rects`` and draws wit
 are computed once per (clip, modes, followed node) — sampling the whole clip densely is the expensive part
 and the result does not depend on the time — and reused every frame.
 """
+
 from __future__ import annotations
 
 from typing import Sequence
@@ -12,8 +13,8 @@ from typing import Sequence
 import moderngl
 import numpy as np
 
-from viewer.compare import views as compare
 from viewer.animation.clip import Clip
+from viewer.compare import views as compare
 from viewer.pose.pose import Pose
 from viewer.render.overlay_lines import pick
 from viewer.render.panes import Pane, render_panes
@@ -54,9 +55,22 @@ class CompareView:
             self._trails_key = key
         return self._trails
 
-    def draw(self, renderer: Renderer, camera, fbo: moderngl.Framebuffer, area: compare.PixelRect, window_height: int,
-             clip: Clip | None, t: float, modes: Sequence[str], options: RenderOptions | None = None,
-             trails: bool = True, node: int | None = None, ghosts: bool = False, in_place: bool = False) -> None:
+    def draw(
+        self,
+        renderer: Renderer,
+        camera,
+        fbo: moderngl.Framebuffer,
+        area: compare.PixelRect,
+        window_height: int,
+        clip: Clip | None,
+        t: float,
+        modes: Sequence[str],
+        options: RenderOptions | None = None,
+        trails: bool = True,
+        node: int | None = None,
+        ghosts: bool = False,
+        in_place: bool = False,
+    ) -> None:
         """Pose every pane at time ``t`` (seconds) and draw them into ``area`` (window pixels, top-left origin);
         ``in_place`` holds the motion root as ``Pose.set_time`` does (trails keep the authored path)."""
         x0, y0, w, h = area
@@ -65,7 +79,9 @@ class CompareView:
         for mode, rect in zip(modes, self.rects):
             pose = self.pose(mode)
             pose.set_time(clip, t, mode, in_place)
-            panes.append(Pane(mode, pose, compare.gl_viewport(rect, window_height), self.ghosts(clip, mode) if ghosts else ()))
+            panes.append(
+                Pane(mode, pose, compare.gl_viewport(rect, window_height), self.ghosts(clip, mode) if ghosts else ())
+            )
         shown = self.trails(clip, modes, node) if trails else []
         self.view_projections = render_panes(renderer, panes, camera, fbo, options, self.trail_lines, shown, t)
 

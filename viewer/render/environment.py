@@ -7,6 +7,7 @@ equirectangular texture whose mip k is the GGX-prefiltered radiance for roughnes
 shader reads any roughness with one ``textureLod``; diffuse light is 9 spherical-harmonic coefficients, a
 uniform array; the BRDF table is a small two-channel texture. ``shaders/ibl.glsl`` reads them.
 """
+
 from __future__ import annotations
 
 import moderngl
@@ -36,17 +37,20 @@ def _define_levels(ctx: moderngl.Context, texture: moderngl.Texture, levels: lis
 
         load = ctx.mglo._context.load  # the glcontext loader moderngl itself resolved its functions with
         gl_uint, gl_int = ctypes.c_uint32, ctypes.c_int32
-        tex_image = ctypes.CFUNCTYPE(None, gl_uint, gl_int, gl_int, gl_int, gl_int, gl_int, gl_uint, gl_uint,
-                                     ctypes.c_void_p)(load("glTexImage2D"))
+        tex_image = ctypes.CFUNCTYPE(
+            None, gl_uint, gl_int, gl_int, gl_int, gl_int, gl_int, gl_uint, gl_uint, ctypes.c_void_p
+        )(load("glTexImage2D"))
         parameter = ctypes.CFUNCTYPE(None, gl_uint, gl_uint, gl_int)(load("glTexParameteri"))
         pixel_store = ctypes.CFUNCTYPE(None, gl_uint, gl_int)(load("glPixelStorei"))
         level_width = ctypes.CFUNCTYPE(None, gl_uint, gl_int, gl_uint, ctypes.POINTER(gl_int))(
-            load("glGetTexLevelParameteriv"))
+            load("glGetTexLevelParameteriv")
+        )
         texture.use(UNIT_ENV)  # bound on the active unit: the calls below act on it
         pixel_store(GL_UNPACK_ALIGNMENT, 1)
         for k, level in enumerate(levels[1:], start=1):
-            tex_image(GL_TEXTURE_2D, k, GL_RGB16F, level.shape[1], level.shape[0], 0, GL_RGB, GL_HALF_FLOAT,
-                      level.ctypes.data)
+            tex_image(
+                GL_TEXTURE_2D, k, GL_RGB16F, level.shape[1], level.shape[0], 0, GL_RGB, GL_HALF_FLOAT, level.ctypes.data
+            )
         parameter(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, 0)
         parameter(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, len(levels) - 1)
         # checked by asking each level its width rather than glGetError, which would also swallow an
@@ -82,7 +86,7 @@ class Environment:
             for k, level in enumerate(levels[1:], start=1):
                 self.texture.write(level, level=k)
         self.texture.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)
-        self.texture.repeat_x = True   # longitude wraps
+        self.texture.repeat_x = True  # longitude wraps
         self.texture.repeat_y = False  # latitude stops at the poles
         lut = np.ascontiguousarray(data["lut"], dtype=np.float16)
         self.lut = ctx.texture(lut.shape[1::-1], 2, lut.tobytes(), dtype="f2")

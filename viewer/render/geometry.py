@@ -5,6 +5,7 @@ Pure numpy (no GL), so every rule here is tested without a context. glTF 2.0 §3
 Strips, fans, loops and line strips become plain TRIANGLES / LINES lists so one shader path and one
 draw call serve them all; indices of any glTF type (UNSIGNED_BYTE/SHORT/INT) become uint32.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -15,8 +16,15 @@ from viewer.render import tangents
 from viewer.scene.scene import Primitive
 
 POINTS, LINES, LINE_LOOP, LINE_STRIP, TRIANGLES, TRIANGLE_STRIP, TRIANGLE_FAN = range(7)
-DRAW_KIND = {POINTS: "points", LINES: "lines", LINE_LOOP: "lines", LINE_STRIP: "lines",
-             TRIANGLES: "triangles", TRIANGLE_STRIP: "triangles", TRIANGLE_FAN: "triangles"}
+DRAW_KIND = {
+    POINTS: "points",
+    LINES: "lines",
+    LINE_LOOP: "lines",
+    LINE_STRIP: "lines",
+    TRIANGLES: "triangles",
+    TRIANGLE_STRIP: "triangles",
+    TRIANGLE_FAN: "triangles",
+}
 
 
 @dataclass(frozen=True)
@@ -68,8 +76,9 @@ def list_indices(mode: int, indices: np.ndarray | None, vertex_count: int) -> np
         b = np.where(odd, src[i], src[i + 1])
         return np.stack([a, b, src[i + 2]], axis=1).reshape(-1).astype(np.uint32)
     if mode == TRIANGLE_FAN:
-        return np.stack([np.full(count, src[0] if n else 0), src[i + 1], src[i + 2]],
-                        axis=1).reshape(-1).astype(np.uint32)
+        return (
+            np.stack([np.full(count, src[0] if n else 0), src[i + 1], src[i + 2]], axis=1).reshape(-1).astype(np.uint32)
+        )
     raise ValueError(f"unknown primitive mode {mode}")
 
 
@@ -97,8 +106,7 @@ def _tangents(attrs: dict, pos: np.ndarray, indices: np.ndarray | None, kind: st
         return tangents.generate(pos, attrs["NORMAL"], attrs[f"TEXCOORD_{uv_set}"], np.zeros((0, 3), np.int64))
     flat = np.arange(len(pos), dtype=np.uint32) if indices is None else indices
     whole = len(flat) - len(flat) % 3  # a trailing partial triangle is not drawn: kept as it is
-    t, source, tri = tangents.generate(pos, attrs["NORMAL"], attrs[f"TEXCOORD_{uv_set}"],
-                                       flat[:whole].reshape(-1, 3))
+    t, source, tri = tangents.generate(pos, attrs["NORMAL"], attrs[f"TEXCOORD_{uv_set}"], flat[:whole].reshape(-1, 3))
     if source is None:
         return t, None, None
     return t, source, np.concatenate([tri.reshape(-1).astype(np.uint32), flat[whole:]])
@@ -145,8 +153,7 @@ def prepare(primitive: Primitive, tangent_uv_set: int | None = None) -> MeshData
     return MeshData(kind, indices, {k: np.ascontiguousarray(v) for k, v in out.items()}, n, flat, source)
 
 
-def morph_deltas(primitive: Primitive, semantic: str,
-                 source_vertex: np.ndarray | None = None) -> np.ndarray | None:
+def morph_deltas(primitive: Primitive, semantic: str, source_vertex: np.ndarray | None = None) -> np.ndarray | None:
     """(targets, n, 3) float32 deltas of ``semantic`` ("POSITION", "NORMAL" or "TANGENT"), zeros for targets
     lacking it; None when no target has it. With ``source_vertex`` (``MeshData.source_vertex``) the deltas
     are those of the GPU vertices: (targets, n', 3)."""

@@ -6,14 +6,15 @@ material extensions); ``GpuPrimitive.program_and_vao`` compiles (or finds in the
 Tangents are uploaded from the file or generated (``tangents.py``) only where a normal texture needs them.
 Nothing here runs per frame except ``draw``.
 """
+
 from __future__ import annotations
 
 import moderngl
 import numpy as np
 
 from viewer.render.closed import closed_outward
-from viewer.render.geometry import MeshData, morph_deltas, prepare
 from viewer.render.environment import UNIT_ENV, UNIT_LUT
+from viewer.render.geometry import MeshData, morph_deltas, prepare
 from viewer.render.materials import SLOT_UNITS, Material, MaterialLibrary
 from viewer.render.morph import UNIT_NORMALS, UNIT_POSITIONS, UNIT_TANGENTS, MorphTargets
 from viewer.render.shaders import ProgramCache
@@ -24,9 +25,16 @@ MESH_SHADER = "mesh.glsl"
 
 # texture units, fixed for every program (set once per program); material slots: materials.SLOT_UNITS
 UNIT_JOINTS, UNIT_SCENE = 1, 7  # morph deltas: morph.UNIT_*
-SAMPLER_UNITS = {"u_joint_tex": UNIT_JOINTS, "u_morph_positions": UNIT_POSITIONS, "u_morph_normals": UNIT_NORMALS,
-                 "u_morph_tangents": UNIT_TANGENTS, "u_env": UNIT_ENV, "u_brdf_lut": UNIT_LUT,
-                 "u_scene_color": UNIT_SCENE, **{f"u_{name}_tex": unit for name, unit in SLOT_UNITS.items()}}
+SAMPLER_UNITS = {
+    "u_joint_tex": UNIT_JOINTS,
+    "u_morph_positions": UNIT_POSITIONS,
+    "u_morph_normals": UNIT_NORMALS,
+    "u_morph_tangents": UNIT_TANGENTS,
+    "u_env": UNIT_ENV,
+    "u_brdf_lut": UNIT_LUT,
+    "u_scene_color": UNIT_SCENE,
+    **{f"u_{name}_tex": unit for name, unit in SLOT_UNITS.items()},
+}
 
 
 class GpuPrimitive:
@@ -45,8 +53,14 @@ class GpuPrimitive:
             target's POSITION deltas (for conservative morphed bounds).
     """
 
-    def __init__(self, ctx: moderngl.Context, programs: ProgramCache, primitive: Primitive,
-                 material: Material, closed_cache: dict | None = None) -> None:
+    def __init__(
+        self,
+        ctx: moderngl.Context,
+        programs: ProgramCache,
+        primitive: Primitive,
+        material: Material,
+        closed_cache: dict | None = None,
+    ) -> None:
         self.ctx = ctx
         self.programs = programs
         self.source = primitive
@@ -63,8 +77,13 @@ class GpuPrimitive:
             self.center = 0.5 * self.lo.astype(np.float64) + 0.5 * self.hi.astype(np.float64)
             self.delta_lo = deltas.min(axis=1) if deltas is not None else np.zeros((0, 3))
             self.delta_hi = deltas.max(axis=1) if deltas is not None else np.zeros((0, 3))
-            self.closed = (material.alpha_mode == "OPAQUE" and material.double_sided and not self.skinned
-                           and self.data.kind == "triangles" and self._closed(closed_cache, deltas))
+            self.closed = (
+                material.alpha_mode == "OPAQUE"
+                and material.double_sided
+                and not self.skinned
+                and self.data.kind == "triangles"
+                and self._closed(closed_cache, deltas)
+            )
         self.mode = GL_MODE[self.data.kind]
         self._buffers = {name: ctx.buffer(arr) for name, arr in self.data.attributes.items()}
         idx = self.data.indices
@@ -89,8 +108,9 @@ class GpuPrimitive:
             cache[key] = (closed, arrays)
         return closed
 
-    def defines(self, skinned: bool, debug_ids: bool = False, instanced: bool = False,
-                baked: bool = False) -> dict[str, str]:
+    def defines(
+        self, skinned: bool, debug_ids: bool = False, instanced: bool = False, baked: bool = False
+    ) -> dict[str, str]:
         """The shader #defines of this primitive drawn skinned or not (a primitive with joints on a node
         without a skin is drawn with the node's matrix), of the vertex-id debug output when asked, of
         instanced drawing (world matrices from a per-instance attribute, ``instancing.py``), and without
@@ -121,8 +141,9 @@ class GpuPrimitive:
             d["INSTANCED"] = ""
         return d
 
-    def program_and_vao(self, skinned: bool, debug_ids: bool = False, instanced: bool = False,
-                        baked: bool = False) -> tuple[moderngl.Program, moderngl.VertexArray]:
+    def program_and_vao(
+        self, skinned: bool, debug_ids: bool = False, instanced: bool = False, baked: bool = False
+    ) -> tuple[moderngl.Program, moderngl.VertexArray]:
         """The compiled variant and its vertex array (made on first use, then kept). The instanced variant's
         array holds only the per-vertex buffers: the caller binds ``in_model`` to its instance data per draw.
         ``baked``: the variant reading the morph pass's outputs (after ``morph.bake`` said True)."""
@@ -175,8 +196,11 @@ class GpuScene:
         self.materials = MaterialLibrary(ctx, scene)
         closed: dict = {}  # geometry → closed_outward, shared by primitives drawing the same accessors
         self.meshes = [
-            [GpuPrimitive(ctx, programs, p, self.materials.get(p.material), closed) for p in mesh.primitives
-             if "POSITION" in p.attributes]
+            [
+                GpuPrimitive(ctx, programs, p, self.materials.get(p.material), closed)
+                for p in mesh.primitives
+                if "POSITION" in p.attributes
+            ]
             for mesh in scene.meshes
         ]
 

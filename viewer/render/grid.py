@@ -6,6 +6,7 @@ the spacing so they stay put while the model moves; the world X and Z axes are d
 where they cross it. The gizmo shows the world axes (X red, Y green, Z blue) as the camera sees them, in
 a small square in the lower-left corner. Colours are sRGB, written as they are.
 """
+
 from __future__ import annotations
 
 import math
@@ -21,7 +22,7 @@ LINES_SHADER = "lines.glsl"
 GRID_COLOR = (0.26, 0.27, 0.30, 1.0)
 MAJOR_COLOR = (0.34, 0.35, 0.38, 1.0)
 AXIS_COLORS = ((0.86, 0.26, 0.24, 1.0), (0.40, 0.78, 0.28, 1.0), (0.26, 0.46, 0.92, 1.0))
-GRID_REACH = 2.5     # grid half-width, in bounds radii
+GRID_REACH = 2.5  # grid half-width, in bounds radii
 GIZMO_FRACTION = 0.14  # gizmo square side, fraction of the smaller viewport side
 
 
@@ -30,7 +31,7 @@ def nice_spacing(length: float) -> float:
     are clamped first, so the answer is always a positive finite number."""
     length = min(max(float(length), 1e-300), 1e300) if length == length else 1.0
     k = math.floor(math.log10(length))
-    base = 10.0 ** k
+    base = 10.0**k
     for m in (5.0, 2.0, 1.0):
         if m * base <= length:
             return m * base

@@ -10,11 +10,12 @@ one float32 conversion, one write) — except for morphed primitives, whose weig
 small array per node: those are stacked with one list comprehension.
 
 Who is instanced (decided once, at load): draw items that are not skinned (``skin < 0``), not BLEND
-(blending needs back-to-front order per item), not transmissive (drawn after the opaque pass) and not empty, of a primitive with at least
-``MIN_INSTANCES`` such items; every other item keeps the per-item path, so scenes of a few nodes draw
+(blending needs back-to-front order per item), not transmissive (drawn after the opaque pass) and not empty, of a
+primitive with at least ``MIN_INSTANCES`` such items; every other item keeps the per-item path, so scenes of a few nodes draw
 exactly as before. Each frame a primitive's instances are grouped by their morph weights (the uniform
-is set, or the morph pass run, once per group) and split by mirroring (det < 0 needs the clockwise front
-face, glTF 2.0 §3.7.4), and nodes whose world matrix is beyond float32 (``pose.drawable``) are left out, as on the per-item path.
+is set, or the morph pass run, once per group) and split by mirroring (det < 0 needs the clockwise
+front face, glTF 2.0 §3.7.4), and nodes whose world matrix is beyond float32 (``pose.drawable``) are left
+out, as on the per-item path.
 
 Differences from the per-item path, none visible: double-sided primitives are never culled here (there,
 closed ones are culled when no back face can show, which only saves time); the normal matrix is made
@@ -23,6 +24,7 @@ in the shader from the float32 model matrix (``instance_normal_matrix``, the sam
 opaque draws (nearest-first order only saves shading). The debug vertex-id pass (picking) never comes
 here: it numbers every item's draw, so the renderer draws every item alone then.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -32,9 +34,9 @@ import moderngl
 import numpy as np
 
 from viewer.pose.pose import Pose
+from viewer.render.animated_material import material_uniforms
 from viewer.render.gpu_mesh import GpuPrimitive
 from viewer.render.limits import F32_MAX
-from viewer.render.animated_material import material_uniforms
 from viewer.render.shaders import set_uniform
 
 MIN_INSTANCES = 8  # fewer items of a primitive: the per-item path (read when a Renderer is made)
@@ -55,8 +57,9 @@ class Run:
 def instanceable(item) -> bool:
     """May this draw item (node, primitive, skin) be drawn as an instance? See the module docstring."""
     prim = item.primitive
-    return (item.skin < 0 and prim.material.alpha_mode != "BLEND" and prim.material.transmission is None
-            and prim.count > 0)
+    return (
+        item.skin < 0 and prim.material.alpha_mode != "BLEND" and prim.material.transmission is None and prim.count > 0
+    )
 
 
 class Instancing:
@@ -74,8 +77,11 @@ class Instancing:
         for it in items:
             if instanceable(it):
                 by_primitive.setdefault(it.primitive, []).append(it.node)
-        self.groups = [(prim, np.array(nodes, dtype=np.int64)) for prim, nodes in by_primitive.items()
-                       if len(nodes) >= MIN_INSTANCES]
+        self.groups = [
+            (prim, np.array(nodes, dtype=np.int64))
+            for prim, nodes in by_primitive.items()
+            if len(nodes) >= MIN_INSTANCES
+        ]
         grouped = {prim for prim, _ in self.groups}
         self.single = [it for it in items if not (it.primitive in grouped and instanceable(it))]
 
@@ -94,12 +100,13 @@ class Instancing:
             if not n:
                 continue
             weights, group = weight_groups(pose, nodes, prim.morph.count)
-            key = 2 * group + mirrored[offset: offset + n]
+            key = 2 * group + mirrored[offset : offset + n]
             sort = np.argsort(key, kind="stable")  # node order within each run
             keys, first, counts = np.unique(key[sort], return_index=True, return_counts=True)
             for k, f, c in zip(keys.tolist(), first.tolist(), counts.tolist()):
-                runs.append(Run(prim, offset + f, c, bool(k & 1),
-                                None if weights is None else weights[k >> 1].tobytes()))
+                runs.append(
+                    Run(prim, offset + f, c, bool(k & 1), None if weights is None else weights[k >> 1].tobytes())
+                )
             order.append(sort + offset)
             offset += n
         # column-major for the mat4 attribute: a (4, 4) in math convention, transposed

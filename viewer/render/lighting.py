@@ -5,11 +5,12 @@ Packing is vectorized over lights (one array op per uniform, whatever the count)
 a file with more than ``MAX_LIGHTS`` lights shown at once draws the first ``MAX_LIGHTS`` in node order and
 says so once.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from viewer.scene.lights import world_lights
+from viewer.scene.placed_lights import world_lights
 
 MAX_LIGHTS = 16  # shaders/lights.glsl's MAX_LIGHTS
 # The studio key: a directional light from above-left of the camera, so the side we see is lit, in lux
@@ -34,8 +35,13 @@ def packed(kind, position, direction, radiance, rng, cos_inner, cos_outer) -> di
     # spot falloff t = clamp(cos * scale + offset): 0 at the outer cone, 1 inside the inner one
     scale = 1.0 / np.maximum(np.asarray(cos_inner, np.float64) - cos_outer, 1e-3)
     out[3, :n, 0], out[3, :n, 1] = scale, -np.asarray(cos_outer) * scale
-    return {"u_light_count": n, "u_light_position": out[0].tobytes(), "u_light_direction": out[1].tobytes(),
-            "u_light_radiance": out[2].tobytes(), "u_light_cone": out[3].tobytes()}
+    return {
+        "u_light_count": n,
+        "u_light_position": out[0].tobytes(),
+        "u_light_direction": out[1].tobytes(),
+        "u_light_radiance": out[2].tobytes(),
+        "u_light_cone": out[3].tobytes(),
+    }
 
 
 def studio_lights(view: np.ndarray) -> dict[str, object]:
@@ -52,8 +58,17 @@ def file_lights(scene, pose) -> dict[str, object]:
     lights = world_lights(scene, pose.world, pose.properties, pose.visible)
     n = len(lights.kind)
     if n > MAX_LIGHTS:
-        scene.warn_once("/extensions/KHR_lights_punctual/lights",
-                        f"{n} lights are shown at once; the first {MAX_LIGHTS} (in node order) are drawn")
+        scene.warn_once(
+            "/extensions/KHR_lights_punctual/lights",
+            f"{n} lights are shown at once; the first {MAX_LIGHTS} (in node order) are drawn",
+        )
     k = slice(0, MAX_LIGHTS)
-    return packed(lights.kind[k], lights.position[k], lights.direction[k], lights.radiance[k], lights.range[k],
-                  lights.cos_inner[k], lights.cos_outer[k])
+    return packed(
+        lights.kind[k],
+        lights.position[k],
+        lights.direction[k],
+        lights.radiance[k],
+        lights.range[k],
+        lights.cos_inner[k],
+        lights.cos_outer[k],
+    )

@@ -10,6 +10,7 @@ asks these vectorized questions once per frame instead of trusting the numbers:
 * ``normal_matrix``: the normal transform without an inverse, so a scale of 0 cannot raise;
 * ``view_bounds``: any bounds, finite or not, as a centre and radius a camera and grid can work with.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -55,9 +56,13 @@ def normal_matrix(m: np.ndarray) -> tuple[np.ndarray, bool]:
     # plain floats: nine numbers, cheaper than numpy calls; entries are within float32 range
     # (``drawable``), so no product overflows float64. cof column i = column i+1 × column i+2 of m.
     (a, b, c), (d, e, f), (g, h, i) = np.asarray(m, np.float64).tolist()
-    cof = np.array([[e * i - f * h, h * c - i * b, b * f - c * e],
-                    [f * g - d * i, i * a - g * c, c * d - f * a],
-                    [d * h - e * g, g * b - h * a, a * e - b * d]]).T  # rows written: columns
+    cof = np.array(
+        [
+            [e * i - f * h, h * c - i * b, b * f - c * e],
+            [f * g - d * i, i * a - g * c, c * d - f * a],
+            [d * h - e * g, g * b - h * a, a * e - b * d],
+        ]
+    ).T  # rows written: columns
     det = a * cof[0, 0] + d * cof[1, 0] + g * cof[2, 0]
     scale = float(np.abs(cof).max())
     mirrored = bool(det < 0.0)

@@ -3,6 +3,7 @@
 ``Look`` is what the View section's look sets and ``render``'s look flags give; ``eye_uniform`` tells the
 shader where reflections are seen from.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -13,6 +13,7 @@ An image that cannot be decoded (broken bytes, a decompression bomb) is a ``Gltf
 ``/images/i`` (one line, exit 2 in the CLI). An image larger than the GPU's maximum texture size is
 scaled down to fit, with a ``GltfWarning``, rather than uploaded as an invalid texture (GL_INVALID_VALUE).
 """
+
 from __future__ import annotations
 
 import io
@@ -38,7 +39,8 @@ IDENTITY3 = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
 # slot name (shader: TEX_<NAME>, u_<name>_tex/_uv/_set) → (JSON path inside the material, colour data?)
 SRGB_SLOTS = frozenset({"base", "emissive", "sheen_color", "specular_color"})  # colour data; the rest is linear
 SLOTS: dict[str, tuple[tuple[str, ...], bool]] = {
-    name: (path, name in SRGB_SLOTS) for name, path in TEXTURE_SLOTS.items()}
+    name: (path, name in SRGB_SLOTS) for name, path in TEXTURE_SLOTS.items()
+}
 # Texture units: 0 base colour, 1 joints, 2–4 morph deltas, 5–7 environment, BRDF table and the opaque pass
 # (gpu_mesh.py), then the other slots; the everyday ones stay below 16, the minimum any GL 3.3 GPU offers.
 FIRST_SLOT_UNIT = 8
@@ -50,9 +52,9 @@ class TextureSlot:
     """One texture a material samples, with how it reads its coordinates."""
 
     texture: moderngl.Texture
-    uv_set: int                       # TEXCOORD_n (after KHR_texture_transform's texCoord override)
-    transform: tuple[float, ...]      # KHR_texture_transform as a column-major mat3
-    mirror: tuple[bool, bool]         # MIRRORED_REPEAT on s, t (folded in the shader)
+    uv_set: int  # TEXCOORD_n (after KHR_texture_transform's texCoord override)
+    transform: tuple[float, ...]  # KHR_texture_transform as a column-major mat3
+    mirror: tuple[bool, bool]  # MIRRORED_REPEAT on s, t (folded in the shader)
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ class Material:
     occlusion_strength: float = 1.0
     ior: float = 1.5
     specular: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0)  # specularColorFactor, specularFactor
-    clearcoat: tuple[float, float, float] | None = None   # factor, roughness, normal scale
+    clearcoat: tuple[float, float, float] | None = None  # factor, roughness, normal scale
     sheen: tuple[float, float, float, float] | None = None  # colour, roughness
     transmission: float | None = None
     volume: tuple[float, float, float, float, float] | None = None  # attenuation colour, distance (0: ∞), thickness
@@ -114,12 +116,22 @@ class Material:
     @cached_property
     def _uniforms(self) -> tuple[tuple[str, object], ...]:
         volume = self.volume or (1.0, 1.0, 1.0, 0.0, 0.0)
-        out = [("u_base_color", self.base_color), ("u_metallic", self.metallic), ("u_roughness", self.roughness),
-               ("u_emissive", self.emissive), ("u_alpha_cutoff", self.alpha_cutoff),
-               ("u_normal_scale", self.normal_scale), ("u_occlusion_strength", self.occlusion_strength),
-               ("u_ior", self.ior), ("u_specular", self.specular),
-               ("u_clearcoat", self.clearcoat or (0.0, 0.0, 1.0)), ("u_sheen", self.sheen or (0.0, 0.0, 0.0, 0.0)),
-               ("u_transmission", self.transmission or 0.0), ("u_volume", volume[:4]), ("u_thickness", volume[4])]
+        out = [
+            ("u_base_color", self.base_color),
+            ("u_metallic", self.metallic),
+            ("u_roughness", self.roughness),
+            ("u_emissive", self.emissive),
+            ("u_alpha_cutoff", self.alpha_cutoff),
+            ("u_normal_scale", self.normal_scale),
+            ("u_occlusion_strength", self.occlusion_strength),
+            ("u_ior", self.ior),
+            ("u_specular", self.specular),
+            ("u_clearcoat", self.clearcoat or (0.0, 0.0, 1.0)),
+            ("u_sheen", self.sheen or (0.0, 0.0, 0.0, 0.0)),
+            ("u_transmission", self.transmission or 0.0),
+            ("u_volume", volume[:4]),
+            ("u_thickness", volume[4]),
+        ]
         for name, slot in self.slots.items():
             out.append((f"u_{name}_uv", slot.transform))
             out.append((f"u_{name}_set", (float(slot.uv_set), float(slot.mirror[0]), float(slot.mirror[1]))))
@@ -191,10 +203,12 @@ class MaterialLibrary:
         source = texture.get("source")
         if source is None:  # only an extension's image (e.g. KHR_texture_basisu): not decoded here
             if "KHR_texture_basisu" in (texture.get("extensions") or {}):
-                self.scene.warn_once(f"/textures/{index}/extensions/KHR_texture_basisu",
-                                     "KTX2 / Basis Universal images are not decoded (no KTX2 transcoder for "
-                                     "Python is available) and the texture names no fallback image: drawn "
-                                     "without this texture")
+                self.scene.warn_once(
+                    f"/textures/{index}/extensions/KHR_texture_basisu",
+                    "KTX2 / Basis Universal images are not decoded (no KTX2 transcoder for "
+                    "Python is available) and the texture names no fallback image: drawn "
+                    "without this texture",
+                )
             return None, (False, False)
         sampler_index = texture.get("sampler")
         sampler = raw["samplers"][sampler_index] if sampler_index is not None else {}
@@ -236,8 +250,11 @@ def material_factors(m: dict) -> dict[str, object]:
     clearcoat = sheen = transmission = volume = None
     if "KHR_materials_clearcoat" in ext:
         c = ext["KHR_materials_clearcoat"]
-        clearcoat = (float(c.get("clearcoatFactor", 0.0)), float(c.get("clearcoatRoughnessFactor", 0.0)),
-                     float(c.get("clearcoatNormalTexture", {}).get("scale", 1.0)))
+        clearcoat = (
+            float(c.get("clearcoatFactor", 0.0)),
+            float(c.get("clearcoatRoughnessFactor", 0.0)),
+            float(c.get("clearcoatNormalTexture", {}).get("scale", 1.0)),
+        )
     if "KHR_materials_sheen" in ext:
         sh = ext["KHR_materials_sheen"]
         sheen = (*_floats(sh.get("sheenColorFactor"), (0.0, 0.0, 0.0)), float(sh.get("sheenRoughnessFactor", 0.0)))
@@ -245,8 +262,11 @@ def material_factors(m: dict) -> dict[str, object]:
         transmission = float(ext["KHR_materials_transmission"].get("transmissionFactor", 0.0))
         if "KHR_materials_volume" in ext:
             v = ext["KHR_materials_volume"]
-            volume = (*_floats(v.get("attenuationColor"), (1.0, 1.0, 1.0)),
-                      float(v.get("attenuationDistance", 0.0)), float(v.get("thicknessFactor", 0.0)))
+            volume = (
+                *_floats(v.get("attenuationColor"), (1.0, 1.0, 1.0)),
+                float(v.get("attenuationDistance", 0.0)),
+                float(v.get("thicknessFactor", 0.0)),
+            )
     spec = ext.get("KHR_materials_specular", {})
     ior = float(ext.get("KHR_materials_ior", {}).get("ior", 1.5))
     return dict(
@@ -262,7 +282,10 @@ def material_factors(m: dict) -> dict[str, object]:
         occlusion_strength=float(m.get("occlusionTexture", {}).get("strength", 1.0)),
         ior=ior if ior >= 1.0 else 1e6,  # ior 0 is the extension's "infinitely dense": a perfect mirror F0 = 1
         specular=(*_floats(spec.get("specularColorFactor"), (1.0, 1.0, 1.0)), float(spec.get("specularFactor", 1.0))),
-        clearcoat=clearcoat, sheen=sheen, transmission=transmission, volume=volume,
+        clearcoat=clearcoat,
+        sheen=sheen,
+        transmission=transmission,
+        volume=volume,
     )
 
 
@@ -297,8 +320,9 @@ def decode_image(scene: Scene, index: int, max_size: int | None = None) -> np.nd
     return np.frombuffer(texels, dtype=np.uint8).reshape(h, w, 4)
 
 
-def decode_texels(scene: Scene, index: int, max_size: int | None = None,
-                  keep_rgb: bool = True) -> tuple[tuple[int, int], int, bytes]:
+def decode_texels(
+    scene: Scene, index: int, max_size: int | None = None, keep_rgb: bool = True
+) -> tuple[tuple[int, int], int, bytes]:
     """``decode_image`` as ((w, h), components, bytes) for ``ctx.texture``: an RGB image stays 3 bytes a
     texel when ``keep_rgb`` (every other mode becomes RGBA). Widening RGB to RGBA in Pillow, then copying
     it through numpy, cost more than decoding a 2048² JPEG."""
@@ -310,8 +334,11 @@ def decode_texels(scene: Scene, index: int, max_size: int | None = None,
         with Image.open(io.BytesIO(data)) as img:  # reads the header only
             size = img.size
             if size[0] * size[1] > MAX_IMAGE_PIXELS:  # refused before a pixel is decoded
-                raise GltfError(scene.path, where, f"image is {size[0]}×{size[1]} pixels, more than the "
-                                                   f"{MAX_IMAGE_PIXELS:,} this viewer decodes")
+                raise GltfError(
+                    scene.path,
+                    where,
+                    f"image is {size[0]}×{size[1]} pixels, more than the {MAX_IMAGE_PIXELS:,} this viewer decodes",
+                )
             if max_size is not None and max(size) > max_size:
                 img.draft(img.mode, (max_size, max_size))  # JPEG: decode at a reduced scale
                 scale = max_size / max(img.size)  # each side at least 1 (thumbnail() fails on 20000×1)
@@ -325,6 +352,10 @@ def decode_texels(scene: Scene, index: int, max_size: int | None = None,
     except Exception as exc:  # Pillow raises several types for broken data (and a DecompressionBombError)
         raise GltfError(scene.path, where, f"cannot decode image: {exc}") from exc
     if decoded != size:
-        warnings.warn(f"{scene.path}:{where}: image is {size[0]}×{size[1]}, larger than the GPU's maximum texture "
-                      f"size {max_size}; scaled down to {decoded[0]}×{decoded[1]}", GltfWarning, stacklevel=3)
+        warnings.warn(
+            f"{scene.path}:{where}: image is {size[0]}×{size[1]}, larger than the GPU's maximum texture "
+            f"size {max_size}; scaled down to {decoded[0]}×{decoded[1]}",
+            GltfWarning,
+            stacklevel=3,
+        )
     return decoded, components, texels

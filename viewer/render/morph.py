@@ -15,6 +15,7 @@ an indexed draw shades a vertex once per batch of triangles that uses it — on 
 vertex on a grid mesh —, each time running the whole target loop (64 targets × 100 k vertices: 130 ms
 of a frame); the pass runs it once per vertex, and not at all when the weights are those it last baked.
 """
+
 from __future__ import annotations
 
 import moderngl
@@ -54,13 +55,16 @@ class MorphTargets:
     ``position_deltas`` may hand over the POSITION deltas already gathered (``geometry.morph_deltas``).
     """
 
-    def __init__(self, ctx: moderngl.Context, primitive: Primitive,
-                 source_vertex: np.ndarray | None = None,
-                 position_deltas: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        ctx: moderngl.Context,
+        primitive: Primitive,
+        source_vertex: np.ndarray | None = None,
+        position_deltas: np.ndarray | None = None,
+    ) -> None:
         self.ctx = ctx
         self.count = len(primitive.targets)
-        self.vertex_count = (len(primitive.attributes["POSITION"]) if source_vertex is None
-                             else len(source_vertex))
+        self.vertex_count = len(primitive.attributes["POSITION"]) if source_vertex is None else len(source_vertex)
         self.positions = self.normals = self.tangents = None
         self.morph_pass: MorphPass | None = None
         if not self.count:
@@ -69,8 +73,9 @@ class MorphTargets:
         nrm = morph_deltas(primitive, "NORMAL", source_vertex)
         tan = morph_deltas(primitive, "TANGENT", source_vertex)
         # the shader always reads positions; a target set with only normals gets zero position deltas
-        self.positions = _delta_texture(ctx, pos if pos is not None else
-                                        np.zeros((self.count, self.vertex_count, 3), np.float32))
+        self.positions = _delta_texture(
+            ctx, pos if pos is not None else np.zeros((self.count, self.vertex_count, 3), np.float32)
+        )
         if nrm is not None:
             self.normals = _delta_texture(ctx, nrm)
         if tan is not None:
@@ -88,8 +93,11 @@ class MorphTargets:
 
     def bind(self) -> None:
         """The delta textures on their units."""
-        for tex, unit in ((self.positions, UNIT_POSITIONS), (self.normals, UNIT_NORMALS),
-                          (self.tangents, UNIT_TANGENTS)):
+        for tex, unit in (
+            (self.positions, UNIT_POSITIONS),
+            (self.normals, UNIT_NORMALS),
+            (self.tangents, UNIT_TANGENTS),
+        ):
             if tex is not None:
                 tex.use(unit)
 
@@ -133,18 +141,24 @@ class MorphPass:
         key = f"morph pass {variant}"
         if key not in programs.resources:
             source = stage_source("#version 330 core\n" + read_source(SHADER), "VERTEX_SHADER", variant)
-            programs.resources[key] = ctx.program(vertex_shader=source, varyings=[OUTPUTS[n][0] for n in names],
-                                                  varyings_capture_mode="separate")
+            programs.resources[key] = ctx.program(
+                vertex_shader=source, varyings=[OUTPUTS[n][0] for n in names], varyings_capture_mode="separate"
+            )
         self.program = programs.resources[key]
         self._uniforms = active_uniforms(self.program)
-        for name, unit in (("u_morph_positions", UNIT_POSITIONS), ("u_morph_normals", UNIT_NORMALS),
-                           ("u_morph_tangents", UNIT_TANGENTS)):
+        for name, unit in (
+            ("u_morph_positions", UNIT_POSITIONS),
+            ("u_morph_normals", UNIT_NORMALS),
+            ("u_morph_tangents", UNIT_TANGENTS),
+        ):
             if name in self.program:
                 self.program[name].value = unit
-        self.vao = ctx.vertex_array(self.program, [(buffers[n], f"{OUTPUTS[n][1]}f", n) for n in names
-                                                   if n in self.program])
-        self.outputs = {n: (ctx.buffer(reserve=4 * OUTPUTS[n][1] * morph.vertex_count), f"{OUTPUTS[n][1]}f")
-                        for n in names}
+        self.vao = ctx.vertex_array(
+            self.program, [(buffers[n], f"{OUTPUTS[n][1]}f", n) for n in names if n in self.program]
+        )
+        self.outputs = {
+            n: (ctx.buffer(reserve=4 * OUTPUTS[n][1] * morph.vertex_count), f"{OUTPUTS[n][1]}f") for n in names
+        }
         self._baked: bytes | None = None
 
     def run(self, weights: bytes) -> bool:
@@ -153,8 +167,9 @@ class MorphPass:
             set_uniform(self._uniforms, "u_morph_vertex_count", self.morph.vertex_count)
             set_uniform(self._uniforms, "u_morph_weights", weights)
             self.morph.bind()
-            self.vao.transform([buf for buf, _ in self.outputs.values()], mode=moderngl.POINTS,
-                               vertices=self.morph.vertex_count)
+            self.vao.transform(
+                [buf for buf, _ in self.outputs.values()], mode=moderngl.POINTS, vertices=self.morph.vertex_count
+            )
             self._baked = weights
         return True
 

@@ -8,12 +8,14 @@ without a GPU; one dynamic buffer per scene holds it, rewritten each frame. Node
 not float32-finite (a hostile file's 1e300 translation) are left out, and so is a bounds box beyond
 float32, so no inf or NaN reaches the line buffer.
 """
+
 from __future__ import annotations
 
 import moderngl
 import numpy as np
 
 from viewer.base import math3d
+from viewer.pose.bounds import pose_bounds
 from viewer.pose.pose import Pose
 from viewer.render.limits import fits_f32
 from viewer.render.shaders import ProgramCache
@@ -64,8 +66,15 @@ def to_window(points: np.ndarray, view_proj: np.ndarray, size: tuple[int, int]) 
     return np.stack([x, y], axis=1), front
 
 
-def pick(world: np.ndarray, candidates: np.ndarray, view_proj: np.ndarray, size: tuple[int, int],
-         x: float, y: float, radius_px: float = PICK_PX) -> int | None:
+def pick(
+    world: np.ndarray,
+    candidates: np.ndarray,
+    view_proj: np.ndarray,
+    size: tuple[int, int],
+    x: float,
+    y: float,
+    radius_px: float = PICK_PX,
+) -> int | None:
     """The candidate node whose origin appears nearest window point (x, y), within ``radius_px``; else None.
 
     Args:
@@ -112,7 +121,7 @@ class OverlayLines:
             lines.append(_rows(pos[bones.reshape(-1)], BONE_COLOR))
         if bounds:
             with np.errstate(over="ignore", invalid="ignore"):
-                edges = box_edges(*pose.bounds())
+                edges = box_edges(*pose_bounds(pose))
             if fits_f32(edges).all():
                 lines.append(_rows(edges, BOUNDS_COLOR))
         if skeleton:

@@ -4,6 +4,7 @@ Each pane is a viewport *and* a scissor rectangle: ``Renderer.render`` clears it
 clear ignores the viewport but honours the scissor, so without the scissor each pane would wipe the
 ones drawn before it. All panes share one camera (the linked view); each keeps its own aspect ratio.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -30,9 +31,16 @@ class Pane:
     ghosts: Sequence[Pose] = ()  # the mesh at other times (each key), drawn faded over the pane
 
 
-def render_panes(renderer: Renderer, panes: Sequence[Pane], camera, fbo: moderngl.Framebuffer,
-                 options: RenderOptions | None = None, trail_lines: TrailLines | None = None,
-                 trails: Sequence[Trail] = (), t: float = 0.0) -> list[np.ndarray]:
+def render_panes(
+    renderer: Renderer,
+    panes: Sequence[Pane],
+    camera,
+    fbo: moderngl.Framebuffer,
+    options: RenderOptions | None = None,
+    trail_lines: TrailLines | None = None,
+    trails: Sequence[Trail] = (),
+    t: float = 0.0,
+) -> list[np.ndarray]:
     """Draw every pane into its rectangle of ``fbo`` (with ``trails`` on top when given).
 
     Returns:

@@ -4,7 +4,8 @@
 texture; the grid when ``set_ground`` places it or the first frame needs it). ``render(pose, camera,
 framebuffer, options)`` then draws the pose as it is — the renderer never decides time: per frame it only
 writes uniforms, the joint texture and the morph weights (or runs the morph pass of a heavily morphed
-primitive with them, ``morph.py``). Order (glTF 2.0 §3.9.4): OPAQUE and MASK primitives, the ground grid, then BLEND primitives
+primitive with them, ``morph.py``). Order (glTF 2.0 §3.9.4): OPAQUE and MASK primitives, the ground grid, then
+BLEND primitives
 back to front with depth writes off, then the axis gizmo on top. Primitives shown by many nodes are
 drawn instanced, a few draws for all their nodes (``instancing.py``); the rest one draw per item.
 
@@ -13,6 +14,7 @@ skinned, any of its skin's joint matrices) is not float32-finite is not drawn th
 one vectorized test over all nodes per frame; a camera whose matrices are not finite draws nothing but
 the background. The core warns about such nodes; the renderer only stays out of their way.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -21,20 +23,20 @@ import moderngl
 import numpy as np
 
 from viewer.base import math3d
+from viewer.pose.bounds import pose_bounds
 from viewer.pose.pose import Pose
 from viewer.render.animated_material import material_uniforms
-from viewer.render.environment import Environment
 from viewer.render.backdrop import SceneCopy, draw_background
+from viewer.render.environment import Environment
 from viewer.render.gpu_mesh import UNIT_JOINTS, GpuPrimitive, GpuScene
 from viewer.render.grid import Overlays
 from viewer.render.instancing import Instancing, morph_weights
 from viewer.render.lighting import file_lights, studio_lights, uses_file_lights
-from viewer.render.look import TONEMAPS, Look, eye_uniform
 from viewer.render.limits import camera_drawable, normal_matrix
+from viewer.render.look import TONEMAPS, Look, eye_uniform
 from viewer.render.shaders import ProgramCache, active_uniforms, set_uniform
 from viewer.render.skinning import JointTexture
 from viewer.scene.scene import Scene
-
 
 
 @dataclass
@@ -118,7 +120,7 @@ class Renderer:
         first use: the callers that set a clip's ground (every one but tests) skip bounding the rest pose,
         which on a heavily morphed file costs as much as its upload."""
         if self._overlays is None:
-            self.set_ground(*Pose(self.scene).bounds())
+            self.set_ground(*pose_bounds(Pose(self.scene)))
         return self._overlays
 
     def _program_uniforms(self, prog: moderngl.Program, frame: dict) -> dict[str, moderngl.Uniform]:
@@ -133,8 +135,9 @@ class Renderer:
                 set_uniform(u, name, value)
         return u
 
-    def render(self, pose: Pose, camera, framebuffer: moderngl.Framebuffer,
-               options: RenderOptions | None = None) -> None:
+    def render(
+        self, pose: Pose, camera, framebuffer: moderngl.Framebuffer, options: RenderOptions | None = None
+    ) -> None:
         """Draw ``pose`` seen by ``camera`` into ``framebuffer`` (cleared first).
 
         Args:
@@ -208,8 +211,14 @@ class Renderer:
         with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused by camera_drawable
             return view, proj @ view
 
-    def render_ghost(self, pose: Pose, camera, framebuffer: moderngl.Framebuffer, opacity: float,
-                     options: RenderOptions | None = None) -> None:
+    def render_ghost(
+        self,
+        pose: Pose,
+        camera,
+        framebuffer: moderngl.Framebuffer,
+        opacity: float,
+        options: RenderOptions | None = None,
+    ) -> None:
         """Draw ``pose`` faded over what ``framebuffer`` already holds (no clear, no grid or gizmo).
 
         Depth-tested against the scene drawn before but writing no depth, so ghosts never hide each other
@@ -248,8 +257,9 @@ class Renderer:
             return items
         return [it for it in items if shown[it.node] and (self.joints.ok[it.skin] if it.skin >= 0 else ok[it.node])]
 
-    def _frame_uniforms(self, view: np.ndarray, view_proj: np.ndarray, pose: Pose,
-                        opts: RenderOptions) -> dict[str, object]:
+    def _frame_uniforms(
+        self, view: np.ndarray, view_proj: np.ndarray, pose: Pose, opts: RenderOptions
+    ) -> dict[str, object]:
         """Uniforms shared by every draw of a frame: camera, lights, environment, exposure and tone mapping."""
         look = opts.look
         lights = file_lights(self.scene, pose) if uses_file_lights(self.scene, look.lights) else studio_lights(view)
@@ -258,7 +268,7 @@ class Renderer:
             "u_eye": eye_uniform(view, self._proj),
             **lights,
             **self.environment.uniforms(look.env_intensity if look.environment else 0.0),
-            "u_exposure": float(2.0 ** look.exposure),
+            "u_exposure": float(2.0**look.exposure),
             "u_tonemap": TONEMAPS[look.tonemap],
             "u_opacity": 1.0,
         }
@@ -340,4 +350,3 @@ class Renderer:
         self._scene_copy.release()
         if self._overlays is not None:
             self._overlays.release()
-

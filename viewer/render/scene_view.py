@@ -5,6 +5,7 @@ skeleton and bounds lines — is drawn here from plain settings, so ``app.py`` a
 ``export/overlay.py`` compose the same picture through the same calls (the overlay itself is drawn
 by each caller on top: ``render/`` knows no imgui).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -21,37 +22,41 @@ from viewer.render.renderer import Look, Renderer, RenderOptions
 
 @dataclass
 class Display:
-    """Toggles of what is drawn (the window's keys flip them; ``ViewerState.display`` holds them).
+    """Toggles of what is drawn (the window's keys flip them; ``ViewerState.display`` holds them), grouped by
+    what they change: the 2D overlay, the 3D picture, the compare panes, the motion.
 
     Attributes:
         overlay: the timeline and panels (H).
         help: the key help window (?).
+        channels: the dope sheet expanded into one row per channel.
+        look: lights, environment, exposure and tone mapping (the View section's look).
         grid: the ground grid (G).
         skeleton: joints and bones over the mesh (J).
         wireframe: meshes as lines (W).
         bounds: the posed scene's bounding box (B).
-        channels: the dope sheet expanded into one row per channel.
         compare: the view split into one pane per compared mode (C).
         trails: motion trails in the compare panes.
         ghosts: the mesh at every key time, faded, in the compare panes.
         in_place: the motion root's horizontal travel is held, so a walk stays on the spot (M).
         follow: the camera moves with the motion root, or the selected node (T).
-        look: lights, environment, exposure and tone mapping (the View section's look).
     """
 
     overlay: bool = True
     help: bool = False
+    channels: bool = False
+
+    look: Look = field(default_factory=Look)
     grid: bool = True
     skeleton: bool = False
     wireframe: bool = False
     bounds: bool = False
-    channels: bool = False
+
     compare: bool = False
     trails: bool = True
     ghosts: bool = False
+
     in_place: bool = False
     follow: bool = False
-    look: Look = field(default_factory=Look)
 
 
 @dataclass(frozen=True)
@@ -72,9 +77,19 @@ class SceneView:
     display: Display = field(default_factory=Display)
 
 
-def draw_scene_view(ctx: moderngl.Context, fbo: moderngl.Framebuffer, viewport: tuple[int, int, int, int],
-                    window_height: int, renderer: Renderer, panes: CompareView, lines: OverlayLines, pose: Pose,
-                    camera, view: SceneView, options: RenderOptions | None = None) -> None:
+def draw_scene_view(
+    ctx: moderngl.Context,
+    fbo: moderngl.Framebuffer,
+    viewport: tuple[int, int, int, int],
+    window_height: int,
+    renderer: Renderer,
+    panes: CompareView,
+    lines: OverlayLines,
+    pose: Pose,
+    camera,
+    view: SceneView,
+    options: RenderOptions | None = None,
+) -> None:
     """Draw ``view`` into ``viewport`` (GL, origin bottom-left) of ``fbo``; leaves the full viewport bound."""
     full = fbo.viewport
     options = options or RenderOptions()
@@ -85,8 +100,21 @@ def draw_scene_view(ctx: moderngl.Context, fbo: moderngl.Framebuffer, viewport: 
     try:
         if d.compare and view.compare_modes:  # one pane per mode on one clock and camera; top-left origin
             x, y, w, h = viewport
-            panes.draw(renderer, camera, fbo, (x, window_height - y - h, w, h), window_height, view.clip, view.t,
-                       view.compare_modes, options, d.trails, view.selected, d.ghosts, d.in_place)
+            panes.draw(
+                renderer,
+                camera,
+                fbo,
+                (x, window_height - y - h, w, h),
+                window_height,
+                view.clip,
+                view.t,
+                view.compare_modes,
+                options,
+                d.trails,
+                view.selected,
+                d.ghosts,
+                d.in_place,
+            )
         else:
             renderer.render(pose, camera, fbo, options)
             ctx.wireframe = False

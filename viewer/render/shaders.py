@@ -6,6 +6,7 @@ with ``#include "name.glsl"`` (resolved here, textually, once per file; a file i
 inserted once). Features are ``#define``s inserted right after ``#version``, so one source gives every
 variant (skinned or not, N morph targets, textured, alpha mask, instanced, debug output…).
 """
+
 from __future__ import annotations
 
 import re
@@ -91,8 +92,10 @@ class ProgramCache:
             if filename not in self._sources:
                 self._sources[filename] = read_source(filename)
             src = self._sources[filename]
-            prog = self.ctx.program(vertex_shader=stage_source(src, "VERTEX_SHADER", key[1]),
-                                    fragment_shader=stage_source(src, "FRAGMENT_SHADER", key[1]))
+            prog = self.ctx.program(
+                vertex_shader=stage_source(src, "VERTEX_SHADER", key[1]),
+                fragment_shader=stage_source(src, "FRAGMENT_SHADER", key[1]),
+            )
             self._programs[key] = prog
         return prog
 

@@ -9,6 +9,7 @@ A joint matrix the GPU cannot take (NaN from a broken inverse bind matrix, a joi
 as zeros, so no NaN or inf reaches the texture, and its skin is marked not drawable (``ok``) for the
 frame: the renderer skips that skin's draws rather than show a mesh collapsed onto the origin.
 """
+
 from __future__ import annotations
 
 import moderngl

@@ -25,6 +25,7 @@ Measured on a 2-core machine (numpy 2.4): bake() at 512 × 256 with 6 levels 0.7
 brdf_lut() alone 0.05 s; load() 7 ms the first time in a process (3.5 of them importing zipfile), 2 ms
 after; the npz is 1.07 MB.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,18 +42,23 @@ ASSET_NAME = "studio_env.npz"
 # Room: the viewer stands at the origin of a closed box (metres); floor darker than the walls.
 ROOM_MIN, ROOM_MAX = np.array([-7.0, -1.2, -7.0]), np.array([7.0, 5.0, 7.0])
 WALL, FLOOR, CEILING = 0.36, 0.26, 0.30
-COVE = 0.6   # metres over which floor and ceiling blend into the walls: no hard, aliasing edge
+COVE = 0.6  # metres over which floor and ceiling blend into the walls: no hard, aliasing edge
 EDGE = 0.12  # half-width of a panel's soft edge, metres (≥ 3 texels at 512 wide from every panel)
 # Soft boxes facing the origin: centre (m), width × height (m), radiance RGB. Camera side is +Z.
 # Large and not too hot: compact lights put energy in SH bands ≥ 4, which SH9 diffuse cannot hold.
 LIGHTS = (
-    ((0.0, 3.6, 1.2), 4.2, 2.6, (3.6, 3.6, 3.6)),        # large overhead-front soft box
-    ((-3.0, 1.8, 3.0), 1.8, 2.6, (7.2, 7.0, 6.6)),       # key, front-left, a touch warm
-    ((3.2, 1.6, -3.4), 0.9, 3.1, (5.6, 5.9, 6.2)),       # rim strip, back-right, a touch cool
-    ((3.8, 0.6, 2.6), 2.8, 2.8, (1.3, 1.3, 1.3)),        # weak fill, front-right
+    ((0.0, 3.6, 1.2), 4.2, 2.6, (3.6, 3.6, 3.6)),  # large overhead-front soft box
+    ((-3.0, 1.8, 3.0), 1.8, 2.6, (7.2, 7.0, 6.6)),  # key, front-left, a touch warm
+    ((3.2, 1.6, -3.4), 0.9, 3.1, (5.6, 5.9, 6.2)),  # rim strip, back-right, a touch cool
+    ((3.8, 0.6, 2.6), 2.8, 2.8, (1.3, 1.3, 1.3)),  # weak fill, front-right
 )
-SH_C = (0.5 / np.sqrt(np.pi), np.sqrt(3 / (4 * np.pi)), 0.5 * np.sqrt(15 / np.pi),
-        0.25 * np.sqrt(5 / np.pi), 0.25 * np.sqrt(15 / np.pi))  # 0.282095 0.488603 1.092548 0.315392 0.546274
+SH_C = (
+    0.5 / np.sqrt(np.pi),
+    np.sqrt(3 / (4 * np.pi)),
+    0.5 * np.sqrt(15 / np.pi),
+    0.25 * np.sqrt(5 / np.pi),
+    0.25 * np.sqrt(15 / np.pi),
+)  # 0.282095 0.488603 1.092548 0.315392 0.546274
 SH_BAND_OVER_PI = np.array([1.0] + [2 / 3] * 3 + [1 / 4] * 5)  # Â_l / π for l = 0, 1, 2 (clamped cosine)
 
 
@@ -60,8 +66,9 @@ def equirect_directions(width: int, height: int) -> np.ndarray:
     """(height, width, 3) float64 unit directions at the texel centres (module conventions)."""
     theta = (np.pi * (np.arange(height) + 0.5) / height)[:, None]
     phi = 2 * np.pi * ((np.arange(width) + 0.5) / width - 0.5)[None, :]
-    return np.stack(np.broadcast_arrays(np.sin(theta) * np.sin(phi), np.cos(theta), -np.sin(theta) * np.cos(phi)),
-                    axis=-1)
+    return np.stack(
+        np.broadcast_arrays(np.sin(theta) * np.sin(phi), np.cos(theta), -np.sin(theta) * np.cos(phi)), axis=-1
+    )
 
 
 def direction_to_uv(d: np.ndarray) -> np.ndarray:
@@ -106,8 +113,11 @@ def studio_radiance(directions: np.ndarray) -> np.ndarray:
         facing = d @ normal
         p = d * (np.linalg.norm(c) / np.maximum(facing, 1e-9))[..., None] - c  # on the panel's plane
         x, y = p @ right, p @ up  # metres from the panel's centre
-        mask = (_smoothstep(width / 2 + EDGE, width / 2 - EDGE, np.abs(x))
-                * _smoothstep(tall / 2 + EDGE, tall / 2 - EDGE, np.abs(y)) * (facing > 0))
+        mask = (
+            _smoothstep(width / 2 + EDGE, width / 2 - EDGE, np.abs(x))
+            * _smoothstep(tall / 2 + EDGE, tall / 2 - EDGE, np.abs(y))
+            * (facing > 0)
+        )
         hot = 1.1 - 0.2 * np.minimum((2 * x / width) ** 2 + (2 * y / tall) ** 2, 1.0)  # brighter middle
         out += mask[..., None] * (hot[..., None] * np.asarray(rgb) - out)
     return out.astype(np.float32)
@@ -131,13 +141,13 @@ def _ggx_level(spectrum: np.ndarray, h: int, w: int, th: int, alpha: float, budg
     out = np.empty((th, tw, 3), np.float32)
     rows = max(1, budget // (h * w))  # bounds the (rows, h, w) kernel block: ~16 MB a block
     for i0 in range(0, th, rows):
-        t = theta_t[i0:i0 + rows, None, None]
+        t = theta_t[i0 : i0 + rows, None, None]
         nl = np.sin(t) * sin_s * cos_dphi + np.cos(t) * cos_s
         nh2 = 0.5 * (1.0 + nl)
         kernel = a2 / (np.pi * (nh2 * (a2 - 1.0) + 1.0) ** 2) * np.maximum(nl, 0.0) * d_omega
-        fk = np.conj(np.fft.rfft(kernel, axis=2)).transpose(2, 0, 1)        # (F, rows, h)
+        fk = np.conj(np.fft.rfft(kernel, axis=2)).transpose(2, 0, 1)  # (F, rows, h)
         filtered = np.fft.irfft(fk @ spectrum.transpose(1, 0, 2), n=w, axis=0)  # (w, rows, 3)
-        out[i0:i0 + rows] = (filtered[::step] / kernel.sum(axis=(1, 2))[None, :, None]).transpose(1, 0, 2)
+        out[i0 : i0 + rows] = (filtered[::step] / kernel.sum(axis=(1, 2))[None, :, None]).transpose(1, 0, 2)
     return out
 
 
@@ -150,16 +160,29 @@ def prefilter(level0: np.ndarray, levels: int) -> list[np.ndarray]:
     if src.shape != (h, 2 * h, 3) or levels < 1 or h % (1 << (levels - 1)):
         raise ValueError(f"need an (h, 2h, 3) map with h divisible by 2^(levels-1); got {src.shape}, {levels}")
     spectrum = np.fft.rfft(src, axis=1)
-    return [src.astype(np.float32)] + [_ggx_level(spectrum, h, w, h >> k, (k / (levels - 1)) ** 2)
-                                       for k in range(1, levels)]
+    return [src.astype(np.float32)] + [
+        _ggx_level(spectrum, h, w, h >> k, (k / (levels - 1)) ** 2) for k in range(1, levels)
+    ]
 
 
 def sh_basis(n: np.ndarray) -> np.ndarray:
     """(..., 9) real SH bands 0–2 of unit directions (..., 3), in the module docstring's order."""
     x, y, z = np.moveaxis(np.asarray(n, np.float64), -1, 0)
     c0, c1, c2, c3, c4 = SH_C
-    return np.stack([np.full_like(x, c0), c1 * y, c1 * z, c1 * x, c2 * x * y, c2 * y * z,
-                     c3 * (3 * z * z - 1), c2 * x * z, c4 * (x * x - y * y)], axis=-1)
+    return np.stack(
+        [
+            np.full_like(x, c0),
+            c1 * y,
+            c1 * z,
+            c1 * x,
+            c2 * x * y,
+            c2 * y * z,
+            c3 * (3 * z * z - 1),
+            c2 * x * z,
+            c4 * (x * x - y * y),
+        ],
+        axis=-1,
+    )
 
 
 def sh9(equirect: np.ndarray) -> np.ndarray:
@@ -241,15 +264,23 @@ def load(path: str | Path | None = None) -> dict:
     """The baked studio as ``bake()`` returns it (float32), from ``path`` or the shipped asset."""
     with np.load(asset_path(ASSET_NAME) if path is None else path) as npz:
         count = sum(1 for name in npz.files if name.startswith("level"))
-        return {"levels": [npz[f"level{k}"].astype(np.float32) for k in range(count)],
-                "sh": npz["sh"].astype(np.float32), "lut": npz["lut"].astype(np.float32)}
+        return {
+            "levels": [npz[f"level{k}"].astype(np.float32) for k in range(count)],
+            "sh": npz["sh"].astype(np.float32),
+            "lut": npz["lut"].astype(np.float32),
+        }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m viewer.render.studio_env",
-                                     description="Bake the studio environment for image-based lighting.")
-    parser.add_argument("--out", type=Path, default=REPO_ROOT / "assets" / ASSET_NAME,
-                        help="npz to write (default: the repository's assets/studio_env.npz)")
+    parser = argparse.ArgumentParser(
+        prog="python -m viewer.render.studio_env", description="Bake the studio environment for image-based lighting."
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=REPO_ROOT / "assets" / ASSET_NAME,
+        help="npz to write (default: the repository's assets/studio_env.npz)",
+    )
     parser.add_argument("--width", type=int, default=512, help="level-0 width (height is half)")
     parser.add_argument("--levels", type=int, default=6, help="mip levels, mirror to fully rough")
     args = parser.parse_args(argv)
@@ -257,8 +288,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     path = write(args.out, bake(args.width, args.levels))
     baked, start = time.perf_counter() - start, time.perf_counter()
     load(path)
-    print(f"baked in {baked:.2f} s, wrote {path} ({path.stat().st_size} bytes); "
-          f"load() {1000 * (time.perf_counter() - start):.1f} ms")
+    print(
+        f"baked in {baked:.2f} s, wrote {path} ({path.stat().st_size} bytes); "
+        f"load() {1000 * (time.perf_counter() - start):.1f} ms"
+    )
     return 0
 
 

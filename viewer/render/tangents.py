@@ -10,6 +10,7 @@ Handedness follows glTF: ``bitangent = cross(normal, tangent.xyz) * w`` must poi
 bitangent is −dPosition/dv and the tangent +dPosition/du. Files and exporters (and three.js's
 ``negateSign``) agree; ``NormalTangentMirrorTest`` checks it in the tests.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -32,8 +33,9 @@ def _any_perpendicular(n: np.ndarray) -> np.ndarray:
     return _normalized(axis - n * np.einsum("ij,ij->i", n, axis)[:, None])[0]
 
 
-def generate(positions: np.ndarray, normals: np.ndarray, uvs: np.ndarray,
-             triangles: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+def generate(
+    positions: np.ndarray, normals: np.ndarray, uvs: np.ndarray, triangles: np.ndarray
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
     """Tangents of an indexed triangle mesh.
 
     Args:
@@ -57,8 +59,8 @@ def generate(positions: np.ndarray, normals: np.ndarray, uvs: np.ndarray,
     n = len(positions)
     with np.errstate(all="ignore"):
         nrm = _normalized(np.asarray(normals, np.float64), _Z)[0]
-        p = np.asarray(positions, np.float64)[idx]      # (m, 3 corners, 3)
-        uv = np.asarray(uvs, np.float64)[idx]           # (m, 3 corners, 2)
+        p = np.asarray(positions, np.float64)[idx]  # (m, 3 corners, 3)
+        uv = np.asarray(uvs, np.float64)[idx]  # (m, 3 corners, 2)
         e1, e2 = p[:, 1] - p[:, 0], p[:, 2] - p[:, 0]
         d1, d2 = uv[:, 1] - uv[:, 0], uv[:, 2] - uv[:, 0]
         det = d1[:, 0] * d2[:, 1] - d2[:, 0] * d1[:, 1]

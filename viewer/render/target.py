@@ -6,6 +6,7 @@ is drawn into a multisampled colour texture + depth pair and resolved into a pla
 ``ctx.copy_framebuffer``); with ``fxaa`` it is drawn into a plain texture and the FXAA pass
 (``render.antialias``) writes the plain framebuffer; otherwise it draws straight into the plain one.
 """
+
 from __future__ import annotations
 
 import moderngl
@@ -28,8 +29,14 @@ class OffscreenTarget:
         picture: the finished frame's texture (what ``read`` reads).
     """
 
-    def __init__(self, ctx: moderngl.Context, size: tuple[int, int], samples: int = DEFAULT_SAMPLES,
-                 fxaa: bool = False, programs: ProgramCache | None = None) -> None:
+    def __init__(
+        self,
+        ctx: moderngl.Context,
+        size: tuple[int, int],
+        samples: int = DEFAULT_SAMPLES,
+        fxaa: bool = False,
+        programs: ProgramCache | None = None,
+    ) -> None:
         self.ctx = ctx
         self.size = (int(size[0]), int(size[1]))
         self.samples = min(int(samples), ctx.max_samples) if samples > 1 and not fxaa else 0

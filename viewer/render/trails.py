@@ -7,6 +7,7 @@ pane's own mode is drawn opaque and the other compared modes faded, so the diffe
 A sample whose position is not float32-finite (a hostile file) is written as the origin and cut out of
 its strip, and such key dots and markers are dropped, so no inf or NaN reaches the vertex buffer.
 """
+
 from __future__ import annotations
 
 from typing import Sequence

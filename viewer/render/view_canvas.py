@@ -5,6 +5,7 @@ size (``render.antialias.choose``), and a window cannot change its samples once 
 into an ``OffscreenTarget`` of the view's size — the same target exports use — and copied (or FXAA'd) into
 its place below the panels.
 """
+
 from __future__ import annotations
 
 import moderngl

@@ -4,6 +4,7 @@ Nodes keep glTF indices (so errors, the CLI and the UI all speak the file's numb
 lists them parents-first so world matrices can be composed level by level. Rest TRS and animated
 values are kept apart: the scene holds the rest values, ``pose.py`` the animated ones.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -13,12 +14,11 @@ from pathlib import Path
 
 import numpy as np
 
-from viewer.base import math3d
-from viewer.gltf import object_model
 from viewer.animation.clip import Channel, Clip
 from viewer.animation.modes import Curve
+from viewer.base import math3d
 from viewer.base.errors import GltfWarning, pointer
-from viewer.gltf import Document, load_document
+from viewer.gltf import Document, load_document, pointer_rules
 from viewer.scene.lights import Light, LightSet, node_lights, parse_lights, static_light_rows
 
 
@@ -126,8 +126,8 @@ class Scene:
 
     @cached_property
     def light_table(self) -> LightSet:
-        """The pose-independent rows of ``lights.world_lights``, built on first use."""
-        return static_light_rows(self)
+        """The pose-independent rows of ``placed_lights.world_lights``, built on first use."""
+        return static_light_rows(self.lights, self.nodes.light, self.shown)
 
 
 def load(path: str | Path, allow_outside_folder: bool = False) -> Scene:
@@ -154,8 +154,18 @@ def build_scene(doc: Document) -> Scene:
     skins = tuple(_skin(doc, s, i) for i, s in enumerate(g.get("skins", [])))
     cameras = tuple(_camera(c, i) for i, c in enumerate(g.get("cameras", [])))
     clips = tuple(_clip(doc, a, i) for i, a in enumerate(g.get("animations", [])))
-    return Scene(path=doc.path, document=doc, nodes=nodes, roots=roots, shown=shown, meshes=meshes, skins=skins,
-                 cameras=cameras, lights=parse_lights(g), clips=clips)
+    return Scene(
+        path=doc.path,
+        document=doc,
+        nodes=nodes,
+        roots=roots,
+        shown=shown,
+        meshes=meshes,
+        skins=skins,
+        cameras=cameras,
+        lights=parse_lights(g),
+        clips=clips,
+    )
 
 
 def shown_nodes(parent: np.ndarray, roots: np.ndarray) -> np.ndarray:
@@ -218,8 +228,15 @@ def _nodes(src: list[dict], meshes: tuple[Mesh, ...]) -> Nodes:
             weights.append(meshes[m].weights.copy() if m >= 0 and meshes[m].target_count else None)
     return Nodes(
         names=tuple(node.get("name") or f"node {i}" for i, node in enumerate(src)),
-        parent=parent, order=np.argsort(depth, kind="stable"), depth=depth, translation=t, rotation=r,
-        scale=s, matrix=matrix, has_matrix=has_matrix, mesh=mesh_idx,
+        parent=parent,
+        order=np.argsort(depth, kind="stable"),
+        depth=depth,
+        translation=t,
+        rotation=r,
+        scale=s,
+        matrix=matrix,
+        has_matrix=has_matrix,
+        mesh=mesh_idx,
         skin=np.array([node.get("skin", -1) for node in src], dtype=np.int64),
         camera=np.array([node.get("camera", -1) for node in src], dtype=np.int64),
         light=node_lights(src),
@@ -244,14 +261,14 @@ def _hierarchy(src: list[dict]) -> tuple[np.ndarray, np.ndarray]:
     counts = np.fromiter((len(c) for c in children), dtype=np.int64, count=n)
     parent = np.full(n, -1, dtype=np.int64)
     if counts.sum():
-        parent[np.concatenate([np.asarray(c, dtype=np.int64) for c in children if c])] = np.repeat(
-            np.arange(n), counts)
+        parent[np.concatenate([np.asarray(c, dtype=np.int64) for c in children if c])] = np.repeat(np.arange(n), counts)
     depth = np.zeros(n, dtype=np.int64)
     level, d = np.flatnonzero(parent < 0), 0
     while len(level):
         depth[level] = d
-        level = np.concatenate([np.asarray(children[i], dtype=np.int64) for i in level if children[i]] or
-                               [np.zeros(0, np.int64)])
+        level = np.concatenate(
+            [np.asarray(children[i], dtype=np.int64) for i in level if children[i]] or [np.zeros(0, np.int64)]
+        )
         d += 1
     return parent, depth
 
@@ -262,9 +279,12 @@ def _skin(doc: Document, skin: dict, index: int) -> Skin:
         ibm = np.asarray(doc.accessor(skin["inverseBindMatrices"]), dtype=np.float64)[: len(joints)]
         bad = np.flatnonzero(~np.isfinite(ibm).all(axis=(1, 2)))
         if bad.size:
-            warnings.warn(f"{doc.path}:{pointer('skins', index, 'inverseBindMatrices')}: inverse bind matrix "
-                          f"{bad[0]} (joint {joints[bad[0]]}) is not finite; meshes with this skin are not drawn",
-                          GltfWarning, stacklevel=4)
+            warnings.warn(
+                f"{doc.path}:{pointer('skins', index, 'inverseBindMatrices')}: inverse bind matrix "
+                f"{bad[0]} (joint {joints[bad[0]]}) is not finite; meshes with this skin are not drawn",
+                GltfWarning,
+                stacklevel=4,
+            )
     else:
         ibm = np.broadcast_to(np.eye(4), (len(joints), 4, 4)).copy()
     return Skin(skin.get("name") or f"skin {index}", joints, ibm, skin.get("skeleton"))
@@ -276,8 +296,9 @@ def _camera(cam: dict, index: int) -> Camera:
         o = cam["orthographic"]
         return Camera(name, "orthographic", znear=o["znear"], zfar=o["zfar"], xmag=o["xmag"], ymag=o["ymag"])
     p = cam["perspective"]
-    return Camera(name, "perspective", yfov=p["yfov"], aspect=p.get("aspectRatio"), znear=p["znear"],
-                  zfar=p.get("zfar"))
+    return Camera(
+        name, "perspective", yfov=p["yfov"], aspect=p.get("aspectRatio"), znear=p["znear"], zfar=p.get("zfar")
+    )
 
 
 def _clip(doc: Document, anim: dict, index: int) -> Clip:
@@ -303,12 +324,20 @@ def _pointer_channel(doc: Document, channel: dict, sampler: dict) -> Channel:
     """A KHR_animation_pointer channel validation accepted: a node's TRS / weights / visibility exactly as a
     plain channel would carry it, or a material's, camera's or light's property (node -1)."""
     text = channel["target"]["extensions"]["KHR_animation_pointer"]["pointer"]
-    target = object_model.resolve(doc.raw, text)
+    target = pointer_rules.resolve(doc.raw, text)
     prop = target.property
     curve = _curve(doc, sampler, prop.consumer == "node" and prop.field == "rotation", prop.type)
     node = target.index if prop.consumer == "node" else -1
-    return Channel(node, prop.field, curve, channel["sampler"], pointer=text, element=target.element,
-                   consumer=prop.consumer, index=target.index)
+    return Channel(
+        node,
+        prop.field,
+        curve,
+        channel["sampler"],
+        pointer=text,
+        element=target.element,
+        consumer=prop.consumer,
+        index=target.index,
+    )
 
 
 def _curve(doc: Document, sampler: dict, rotation: bool, kind: str = "float") -> Curve:

@@ -1,6 +1,7 @@
 """Colours of the timeline bar, shared by its parts (``dope_sheet`` draws the bar, ``channel_rows`` the
 per-channel rows). sRGB (r, g, b, a) in 0..255; a channel row takes its authored interpolation's mode colour
 (``compare.MODE_COLORS``), so the dope sheet and the compare view agree."""
+
 from __future__ import annotations
 
 from imgui_bundle import imgui

@@ -2,11 +2,13 @@
 
 Which rows show is decided in ``dope_rows`` (per clip, filtered); here they are drawn inside a child window
 with a scrollbar, only the rows in view, and keys closer than ``MERGE_PX`` on screen joined into one bar, so
-a row costs at most its width in shapes whatever its key count (zoom in to see them apart). A row keeps its interpolation's colour; the selected node's rows get a
+a row costs at most its width in shapes whatever its key count (zoom in to see them apart). A row keeps its
+interpolation's colour; the selected node's rows get a
 warm background and a bar at the left instead of another text colour, so both read at once. A channel
 whose value or velocity jumps at the loop seam (``animation.seams``) is marked with a red "!" whose
 tooltip gives the numbers.
 """
+
 from __future__ import annotations
 
 from typing import Callable
@@ -17,8 +19,18 @@ from imgui_bundle import imgui
 from viewer.animation.modes import AUTHORED_TO_MODE
 from viewer.compare.views import mode_rgb255
 from viewer.ui import timeline as tl
-from viewer.ui.bar_style import (HEADER_BG, LABEL, OUTSIDE_RANGE, PLAYHEAD, RANGE, ROW_ALT_BG, ROW_BG, SEAM,
-                                 SELECTED_BG, col)
+from viewer.ui.bar_style import (
+    HEADER_BG,
+    LABEL,
+    OUTSIDE_RANGE,
+    PLAYHEAD,
+    RANGE,
+    ROW_ALT_BG,
+    ROW_BG,
+    SEAM,
+    SELECTED_BG,
+    col,
+)
 from viewer.ui.state import ViewerState
 
 GRAB_PX = 6  # key rows and the ruler take clicks this far past both ends of the time axis
@@ -28,8 +40,15 @@ MERGE_PX = 7.0
 VALUE_DIGITS = 4
 
 
-def key_ticks(state: ViewerState, lay: tl.Layout, times, y: float, color, item_id: str,
-              describe: Callable[[int], str] | None = None) -> None:
+def key_ticks(
+    state: ViewerState,
+    lay: tl.Layout,
+    times,
+    y: float,
+    color,
+    item_id: str,
+    describe: Callable[[int], str] | None = None,
+) -> None:
     """Diamonds at the key times in view on one row; hovering one shows its time, frame (and what
     ``describe(k)`` adds); a click near one (``TICK_PICK_PX``) pauses and goes to it."""
     dl, r = imgui.get_window_draw_list(), lay.ruler
@@ -37,8 +56,13 @@ def key_ticks(state: ViewerState, lay: tl.Layout, times, y: float, color, item_i
     mid = y + tl.ROW_H / 2
     for a, b in tl.tick_runs(times, r, MERGE_PX):
         if b - a < 1.0:  # one key here: a diamond
-            dl.add_quad_filled(imgui.ImVec2(a, mid - 5), imgui.ImVec2(a + 4, mid), imgui.ImVec2(a, mid + 5),
-                               imgui.ImVec2(a - 4, mid), col(color))
+            dl.add_quad_filled(
+                imgui.ImVec2(a, mid - 5),
+                imgui.ImVec2(a + 4, mid),
+                imgui.ImVec2(a, mid + 5),
+                imgui.ImVec2(a - 4, mid),
+                col(color),
+            )
         else:  # keys closer than MERGE_PX: one bar (zoom in to tell them apart)
             dl.add_rect_filled(imgui.ImVec2(a - 2, mid - 4), imgui.ImVec2(b + 2, mid + 4), col(color))
     imgui.set_cursor_screen_pos(imgui.ImVec2(r.x0 - GRAB_PX, y))
@@ -69,10 +93,15 @@ def tools_row(state: ViewerState, lay: tl.Layout, shown: int) -> None:
     flagged = int(state.seams().flagged.sum())
     if flagged:
         imgui.same_line(0, 16)
-        imgui.text_colored(imgui.ImVec4(*(c / 255 for c in SEAM)), f"! {flagged} {'channels jump' if flagged > 1 else 'channel jumps'} at the loop seam")
+        imgui.text_colored(
+            imgui.ImVec4(*(c / 255 for c in SEAM)),
+            f"! {flagged} {'channels jump' if flagged > 1 else 'channel jumps'} at the loop seam",
+        )
         if imgui.is_item_hovered():
-            imgui.set_tooltip("The pose at the clip's end differs from its start (value or velocity):\n"
-                              "the loop shows a jump. Hover a row's ! for the numbers.")
+            imgui.set_tooltip(
+                "The pose at the clip's end differs from its start (value or velocity):\n"
+                "the loop shows a jump. Hover a row's ! for the numbers."
+            )
 
 
 def channel_rows(state: ViewerState, lay: tl.Layout, rows) -> None:
@@ -110,8 +139,11 @@ def _channel_row(state: ViewerState, lay: tl.Layout, row, i: int, y: float, widt
     ch = clip.channels[c]
     dl = imgui.get_window_draw_list()
     selected = state.selected_node == ch.node
-    dl.add_rect_filled(imgui.ImVec2(0, y), imgui.ImVec2(width, y + tl.ROW_H),
-                       col(SELECTED_BG if selected else ROW_ALT_BG if i % 2 else ROW_BG))
+    dl.add_rect_filled(
+        imgui.ImVec2(0, y),
+        imgui.ImVec2(width, y + tl.ROW_H),
+        col(SELECTED_BG if selected else ROW_ALT_BG if i % 2 else ROW_BG),
+    )
     if selected:
         dl.add_rect_filled(imgui.ImVec2(0, y), imgui.ImVec2(3, y + tl.ROW_H), col(PLAYHEAD))
     color = (*mode_rgb255(AUTHORED_TO_MODE[ch.curve.interpolation]), 255)
@@ -123,8 +155,10 @@ def _channel_row(state: ViewerState, lay: tl.Layout, row, i: int, y: float, widt
     if imgui.is_item_hovered():
         target = f"\n{ch.pointer}" if ch.pointer else ""
         click = "\nclick: select the node" if ch.node >= 0 else ""
-        imgui.set_tooltip(f"{row.label}{target}\n{ch.curve.interpolation}, {len(ch.curve.times)} keys, "
-                          f"clip {clip.parts[row.part].name}\nloop {seams.text(c)}{click}")
+        imgui.set_tooltip(
+            f"{row.label}{target}\n{ch.curve.interpolation}, {len(ch.curve.times)} keys, "
+            f"clip {clip.parts[row.part].name}\nloop {seams.text(c)}{click}"
+        )
     label_w = tl.LABEL_W - 5 * tl.PAD - (12 if flagged else 0)
     dl.add_text(imgui.ImVec2(3 * tl.PAD, y + 2), col(color), fit(row.label, label_w))
     if flagged:
@@ -154,7 +188,7 @@ def fit(text: str, width: float) -> str:
         return text
     for keep in range(len(text) - 1, 2, -1):
         head = keep - keep // 2
-        short = text[:head] + "~" + text[len(text) - keep // 2:]
+        short = text[:head] + "~" + text[len(text) - keep // 2 :]
         if imgui.calc_text_size(short).x <= width:
             return short
     return text[:3]

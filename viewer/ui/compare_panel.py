@@ -5,12 +5,13 @@ selected node's local values — and its material(s)', camera's and light's — 
 current time with the difference from ``authored`` (for rotations the angle between the two, in degrees).
 It only changes ``ViewerState``.
 """
+
 from __future__ import annotations
 
 from imgui_bundle import imgui
 
-from viewer.compare import views as compare
 from viewer.animation.modes import MODES
+from viewer.compare import views as compare
 from viewer.ui.panels import _vec, value_text
 from viewer.ui.state import ViewerState
 
@@ -25,8 +26,11 @@ def draw_pane_labels(rects, modes) -> None:
     draw = imgui.get_background_draw_list()
     for (x, y, w, h), mode in zip(rects, modes):
         size = imgui.calc_text_size(mode)
-        draw.add_rect_filled(imgui.ImVec2(x + 4, y + 4), imgui.ImVec2(x + 12 + size.x, y + 8 + size.y),
-                             imgui.get_color_u32(imgui.ImVec4(0.08, 0.09, 0.1, 0.9)))
+        draw.add_rect_filled(
+            imgui.ImVec2(x + 4, y + 4),
+            imgui.ImVec2(x + 12 + size.x, y + 8 + size.y),
+            imgui.get_color_u32(imgui.ImVec4(0.08, 0.09, 0.1, 0.9)),
+        )
         draw.add_text(imgui.ImVec2(x + 8, y + 6), imgui.get_color_u32(_color(mode)), mode)
         line = imgui.get_color_u32(imgui.ImVec4(0.3, 0.32, 0.36, 1))
         if x > 0:

@@ -9,6 +9,7 @@ components or, switched, as intrinsic X-Y-Z Euler degrees. White dots mark the c
 line the playhead: dragging it or clicking in a plot seeks the clock there. The numbers are
 ``viewer.compare.views.curve`` — the same values ``animview sample --mode`` prints.
 """
+
 from __future__ import annotations
 
 import weakref
@@ -100,8 +101,9 @@ def _plot(state: ViewerState, name: str, k: int, curves, series) -> FloatRect | 
         implot.set_next_line_style(imgui.ImVec4(r, g, b, 1.0), 2.0)
         implot.plot_line(mode, np.ascontiguousarray(curve.times), np.ascontiguousarray(values[:, k]))
         implot.set_next_marker_style(implot.Marker_.circle, 3.0, KEY, 0.0, KEY)
-        implot.plot_scatter(f"##keys {mode}", np.ascontiguousarray(curve.key_times),
-                            np.ascontiguousarray(key_values[:, k]))
+        implot.plot_scatter(
+            f"##keys {mode}", np.ascontiguousarray(curve.key_times), np.ascontiguousarray(key_values[:, k])
+        )
     changed, t, *_ = implot.drag_line_x(k, float(state.clock.t), PLAYHEAD, 2.0)
     if changed:
         state.clock.seek(t)

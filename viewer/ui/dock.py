@@ -5,6 +5,7 @@ compare pane) gets the rest (``Layout.scene_viewport``), so nothing is drawn und
 collapsible section; the column scrolls when they do not fit, and its left edge can be dragged to widen it
 (the width is kept in ``ViewerState.side_w`` and used from the next frame on).
 """
+
 from __future__ import annotations
 
 from imgui_bundle import imgui
@@ -15,8 +16,9 @@ from viewer.ui.panels import FloatRect, window_rect
 from viewer.ui.state import ViewerState
 from viewer.ui.timeline import SIDE_MAX_W, SIDE_MIN_W, Layout
 
-FLAGS = (panels.PANEL_FLAGS | imgui.WindowFlags_.no_move | imgui.WindowFlags_.no_collapse
-         | imgui.WindowFlags_.no_title_bar)
+FLAGS = (
+    panels.PANEL_FLAGS | imgui.WindowFlags_.no_move | imgui.WindowFlags_.no_collapse | imgui.WindowFlags_.no_title_bar
+)
 OPEN = imgui.TreeNodeFlags_.default_open
 TREE_ROWS = 14  # node tree rows shown before it scrolls
 
@@ -26,8 +28,9 @@ def draw_column(state: ViewerState, pose: Pose, layout: Layout) -> tuple[FloatRe
     x = layout.width - layout.side_w
     imgui.set_next_window_pos(imgui.ImVec2(x, 0.0), imgui.Cond_.always)
     imgui.set_next_window_size(imgui.ImVec2(layout.side_w, layout.top), imgui.Cond_.always)
-    imgui.set_next_window_size_constraints(imgui.ImVec2(SIDE_MIN_W, layout.top),
-                                           imgui.ImVec2(max(SIDE_MIN_W, layout.width * 0.6), layout.top))
+    imgui.set_next_window_size_constraints(
+        imgui.ImVec2(SIDE_MIN_W, layout.top), imgui.ImVec2(max(SIDE_MIN_W, layout.width * 0.6), layout.top)
+    )
     imgui.begin("##panels", None, FLAGS)
     plots: list[FloatRect] = []
     if imgui.collapsing_header("View", OPEN):

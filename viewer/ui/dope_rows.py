@@ -4,6 +4,7 @@ Kept apart from the drawing (``dope_sheet.py``) so the rules — group rows per 
 play, a name filter, "selected node only" — are tested without imgui, and the overlay asks for a row
 count before it sizes the bar.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -32,8 +33,9 @@ def channel_label(names: Sequence[str], clip: Clip, channel: int) -> str:
     return clip.channels[channel].label(names)
 
 
-def dope_rows(clip: Clip | None, names: Sequence[str], text: str = "", selected_only: bool = False,
-              selected: int | None = None) -> list[Row]:
+def dope_rows(
+    clip: Clip | None, names: Sequence[str], text: str = "", selected_only: bool = False, selected: int | None = None
+) -> list[Row]:
     """The rows to show for ``clip``.
 
     Args:
@@ -51,9 +53,12 @@ def dope_rows(clip: Clip | None, names: Sequence[str], text: str = "", selected_
     grouped = len(clip.parts) > 1
     rows: list[Row] = []
     for p, part in enumerate(clip.parts):
-        kept = [c for c in range(part.start, part.stop)
-                if (not selected_only or clip.channels[c].node == selected)
-                and needle in channel_label(names, clip, c).lower()]
+        kept = [
+            c
+            for c in range(part.start, part.stop)
+            if (not selected_only or clip.channels[c].node == selected)
+            and needle in channel_label(names, clip, c).lower()
+        ]
         if grouped and (kept or (not needle and not selected_only and part.overridden)):
             rows.append(Row(None, _header(part), p))
         rows += [Row(c, channel_label(names, clip, c), p) for c in kept]

@@ -13,6 +13,7 @@ button is held moves the playhead under the pointer, and releasing ends the scru
 if it was playing). The release frame also seeks to the release point: with imgui's trickled input
 queue a fast drag's last move arrives together with the release.
 """
+
 from __future__ import annotations
 
 from imgui_bundle import imgui
@@ -29,9 +30,14 @@ ZOOM_PER_NOTCH = 1.25  # one wheel notch zooms the ruler by this factor
 GRAB_PX = channel_rows.GRAB_PX
 LOOP_LABELS = {"loop": "loop", "once": "once", "pingpong": "ping-pong"}
 
-BAR_FLAGS = (imgui.WindowFlags_.no_decoration | imgui.WindowFlags_.no_move | imgui.WindowFlags_.no_saved_settings
-             | imgui.WindowFlags_.no_scroll_with_mouse | imgui.WindowFlags_.no_bring_to_front_on_focus
-             | imgui.WindowFlags_.no_focus_on_appearing)
+BAR_FLAGS = (
+    imgui.WindowFlags_.no_decoration
+    | imgui.WindowFlags_.no_move
+    | imgui.WindowFlags_.no_saved_settings
+    | imgui.WindowFlags_.no_scroll_with_mouse
+    | imgui.WindowFlags_.no_bring_to_front_on_focus
+    | imgui.WindowFlags_.no_focus_on_appearing
+)
 
 
 def draw_bar(state: ViewerState, lay: tl.Layout) -> dict[str, FloatRect]:
@@ -103,8 +109,9 @@ def _controls(state: ViewerState, lay: tl.Layout) -> FloatRect:
         imgui.same_line()
         imgui.text_disabled(f"  pose {1e6 * state.pose_seconds:.0f} us ({fast.label()})")
         if imgui.is_item_hovered():
-            imgui.set_tooltip("sample + pose + joint matrices of this frame, moving average;\n"
-                              f"frame kernel: {fast.state()}")
+            imgui.set_tooltip(
+                f"sample + pose + joint matrices of this frame, moving average;\nframe kernel: {fast.state()}"
+            )
     message = state.message
     if message:
         imgui.same_line()
@@ -197,9 +204,13 @@ def _zoom_and_pan(state: ViewerState, lay: tl.Layout) -> None:
     x, y = io.mouse_pos.x, io.mouse_pos.y
     on_axis = r.x0 - GRAB_PX <= x <= r.x1 + GRAB_PX and lay.ruler_y <= y < lay.height
     on_rows = y >= lay.tools_y
-    if io.mouse_wheel and on_axis and (io.key_ctrl or not on_rows) and imgui.is_window_hovered(
-            imgui.HoveredFlags_.child_windows):
-        state.view_range = tl.zoom(r, ZOOM_PER_NOTCH ** io.mouse_wheel, x)
+    if (
+        io.mouse_wheel
+        and on_axis
+        and (io.key_ctrl or not on_rows)
+        and imgui.is_window_hovered(imgui.HoveredFlags_.child_windows)
+    ):
+        state.view_range = tl.zoom(r, ZOOM_PER_NOTCH**io.mouse_wheel, x)
     if not (imgui.is_mouse_down(2) and io.mouse_delta.x):
         return
     moved = imgui.get_mouse_drag_delta(2, 0.0)  # since the press: where the drag started
@@ -237,5 +248,9 @@ def _playhead(state: ViewerState, lay: tl.Layout) -> None:
     dl = imgui.get_window_draw_list()
     x = lay.ruler.x_of(state.clock.t)
     dl.add_line(imgui.ImVec2(x, lay.ruler_y), imgui.ImVec2(x, lay.height), col(PLAYHEAD), 2.0)
-    dl.add_triangle_filled(imgui.ImVec2(x - 6, lay.ruler_y), imgui.ImVec2(x + 6, lay.ruler_y),
-                           imgui.ImVec2(x, lay.ruler_y + 8), col(PLAYHEAD))
+    dl.add_triangle_filled(
+        imgui.ImVec2(x - 6, lay.ruler_y),
+        imgui.ImVec2(x + 6, lay.ruler_y),
+        imgui.ImVec2(x, lay.ruler_y + 8),
+        col(PLAYHEAD),
+    )

@@ -14,6 +14,7 @@ numpad +/- have codes moderngl-window's ``Keys`` classes do not name. So ``+ - =
 character typed (``CHAR_BINDINGS``), and ``Shortcuts`` makes sure one press runs one action although a
 window reports it twice: a key event, then a character event.
 """
+
 from __future__ import annotations
 
 from typing import Callable
@@ -111,7 +112,7 @@ def resolve_keymap(keys_cls: type) -> dict[tuple[object, bool], str]:
     table: dict[tuple[object, bool], str] = {}
     for name, shift, action in BINDINGS:
         code = key_code(keys_cls, name)
-        for s in ((False, True) if shift is SHIFT_ANY else (shift,)):
+        for s in (False, True) if shift is SHIFT_ANY else (shift,):
             table[(code, s)] = action
     return table
 
@@ -119,6 +120,7 @@ def resolve_keymap(keys_cls: type) -> dict[tuple[object, bool], str]:
 def _toggle(attr: str) -> Callable[[ViewerState], None]:
     def flip(state: ViewerState) -> None:
         setattr(state.display, attr, not getattr(state.display, attr))
+
     return flip
 
 

@@ -4,6 +4,7 @@ the file's lights against the studio key, anti-aliasing — the same choices ``a
 They only change ``ViewerState.display``'s look fields; ``render.scene_view`` turns them into the
 renderer's options each frame, for the window and its exports alike.
 """
+
 from __future__ import annotations
 
 from imgui_bundle import imgui
@@ -43,10 +44,10 @@ def look_controls(state: ViewerState) -> None:
         if imgui.radio_button("studio light", not file_lights):
             d.lights = "studio"
         if imgui.is_item_hovered():
-            imgui.set_tooltip("the default key light that follows the camera, instead of the file's "
-                              "KHR_lights_punctual lights")
+            imgui.set_tooltip(
+                "the default key light that follows the camera, instead of the file's KHR_lights_punctual lights"
+            )
     anti_aliasing(state)
-
 
 
 def anti_aliasing(state: ViewerState) -> None:
@@ -61,6 +62,8 @@ def anti_aliasing(state: ViewerState) -> None:
     if changed:
         d.aa = AA_MODES[index]
     if imgui.is_item_hovered():
-        imgui.set_tooltip("MSAA: exact edges. FXAA: a post pass that smooths edges it finds; much cheaper on\n"
-                          "dense meshes on a CPU rasterizer. auto: MSAA unless the scene has more triangles\n"
-                          "than a quarter of the view's pixels")
+        imgui.set_tooltip(
+            "MSAA: exact edges. FXAA: a post pass that smooths edges it finds; much cheaper on\n"
+            "dense meshes on a CPU rasterizer. auto: MSAA unless the scene has more triangles\n"
+            "than a quarter of the view's pixels"
+        )

@@ -9,6 +9,7 @@
 - Text in the search field (``ViewerState.node_filter``) replaces the tree by a flat list of the nodes
   whose name contains it (any case), each with its parent's name dimmed and its full path as a tooltip.
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -91,8 +92,9 @@ def draw(state: ViewerState, rows: int) -> None:
     imgui.push_id(str(state.scene.path))  # another file starts from its own default-open tree
     clear_w = 24.0 if state.node_filter else 0.0
     imgui.set_next_item_width(-(clear_w + imgui.get_style().item_spacing.x) if clear_w else -1.0)
-    _, state.node_filter = imgui.input_text_with_hint("##node_filter", "search nodes", state.node_filter,
-                                                      imgui.InputTextFlags_.escape_clears_all)
+    _, state.node_filter = imgui.input_text_with_hint(
+        "##node_filter", "search nodes", state.node_filter, imgui.InputTextFlags_.escape_clears_all
+    )
     RECTS["search"] = _item_rect()
     if clear_w:
         imgui.same_line()
@@ -143,8 +145,11 @@ def _hierarchy(state: ViewerState, nodes: Nodes) -> None:
 
 def _row(state: ViewerState, nodes: Nodes, node: int, kids: list[int], reveal: bool) -> bool:
     """One tree row; scrolls to it when it is the selected node to reveal. Returns whether it is open."""
-    flags = (imgui.TreeNodeFlags_.open_on_arrow | imgui.TreeNodeFlags_.open_on_double_click
-             | imgui.TreeNodeFlags_.span_avail_width)
+    flags = (
+        imgui.TreeNodeFlags_.open_on_arrow
+        | imgui.TreeNodeFlags_.open_on_double_click
+        | imgui.TreeNodeFlags_.span_avail_width
+    )
     if not kids:
         flags |= imgui.TreeNodeFlags_.leaf
     if state.selected_node == node:
@@ -177,7 +182,7 @@ def _matches(state: ViewerState, nodes: Nodes, text: str) -> None:
     clipper = imgui.ListClipper()
     clipper.begin(len(found))
     while clipper.step():
-        for node in found[clipper.display_start:clipper.display_end]:
+        for node in found[clipper.display_start : clipper.display_end]:
             clicked, _ = imgui.selectable(f"{nodes.names[node]}##{node}", state.selected_node == node)
             if clicked:
                 state.select_node(node)  # tree_revealed stays: clearing the search shows it in the tree

@@ -1,6 +1,6 @@
 """The imgui overlay: its own imgui context, input forwarding, and one frame of timeline + panels.
 
-Works on any moderngl context: the window's (``app.py``) and an offscreen one (``export/overlay.py``,
+Works on any moderngl context: the window's (``app/``) and an offscreen one (``export/overlay.py``,
 for ``animview render --overlay``); it draws into whatever framebuffer is bound. It uses
 moderngl-window's imgui-bundle renderer only to draw, and forwards input itself through imgui's event
 queue (``add_mouse_pos_event`` / ``add_mouse_button_event``): moderngl-window's mixin writes
@@ -9,6 +9,7 @@ xdotool's do), while the queue trickles them over successive frames.
 
 The overlay only changes ``ViewerState``; it never touches the scene's GL resources.
 """
+
 from __future__ import annotations
 
 from imgui_bundle import imgui, implot
@@ -23,9 +24,20 @@ from viewer.ui.state import ViewerState
 
 # moderngl-window key attribute names → imgui keys, for editing inside imgui text fields
 _EDIT_KEYS = {
-    "TAB": "tab", "LEFT": "left_arrow", "RIGHT": "right_arrow", "UP": "up_arrow", "DOWN": "down_arrow",
-    "PAGE_UP": "page_up", "PAGE_DOWN": "page_down", "HOME": "home", "END": "end", "DELETE": "delete",
-    "BACKSPACE": "backspace", "ENTER": "enter", "ESCAPE": "escape", "SPACE": "space",
+    "TAB": "tab",
+    "LEFT": "left_arrow",
+    "RIGHT": "right_arrow",
+    "UP": "up_arrow",
+    "DOWN": "down_arrow",
+    "PAGE_UP": "page_up",
+    "PAGE_DOWN": "page_down",
+    "HOME": "home",
+    "END": "end",
+    "DELETE": "delete",
+    "BACKSPACE": "backspace",
+    "ENTER": "enter",
+    "ESCAPE": "escape",
+    "SPACE": "space",
     **{c: c.lower() for c in "ACVXYZ"},
 }
 MOUSE_BUTTONS = {1: 0, 2: 1, 3: 2}  # moderngl-window left / right / middle → imgui 0 / 1 / 2
@@ -162,8 +174,9 @@ class Overlay:
         rects = [self.widgets["bar"], column]
         if state.display.compare:
             view_w = self.layout.scene_viewport()[2]
-            compare_panel.draw_pane_labels(pane_rects(len(state.compare_modes), view_w, int(self.layout.top)),
-                                           state.compare_modes)
+            compare_panel.draw_pane_labels(
+                pane_rects(len(state.compare_modes), view_w, int(self.layout.top)), state.compare_modes
+            )
         help_rect = panels.draw_help(state, width, height)
         if help_rect is not None:
             rects.append(help_rect)

@@ -7,6 +7,7 @@ scale, and morph weights; then what the clip animates besides (``property_lines`
 morph weights, and the properties of its material(s), camera and light (KHR_animation_pointer), so picking a
 mesh shows its colour changing. Panels only change ``ViewerState`` (selection, display toggles, mode).
 """
+
 from __future__ import annotations
 
 import math
@@ -14,10 +15,10 @@ import math
 import numpy as np
 from imgui_bundle import imgui
 
-from viewer.compare import views as compare
-from viewer.base import math3d
 from viewer.animation.clip import Channel, Clip
 from viewer.animation.modes import MODES
+from viewer.base import math3d
+from viewer.compare import views as compare
 from viewer.gltf.object_model import PROPERTIES
 from viewer.pose.pose import Pose
 from viewer.scene.scene import Scene
@@ -152,9 +153,9 @@ def property_lines(scene: Scene, clip: Clip, pose: Pose, node: int) -> list[tupl
         if ch.consumer != "node":
             value = pose.properties.get((ch.consumer, ch.index), {}).get(ch.path)
         elif ch.path == "visible":
-            value = pose.own_visible[node: node + 1]
+            value = pose.own_visible[node : node + 1]
         elif ch.path == "weights" and ch.element is not None and pose.weights[node] is not None:
-            value = pose.weights[node][ch.element: ch.element + 1]
+            value = pose.weights[node][ch.element : ch.element + 1]
         else:
             continue  # T / R / S and whole weight arrays have their own lines and bars
         if value is not None:
@@ -176,8 +177,10 @@ def value_text(ch: Channel, value, digits: int = 4) -> str:
 
 def _vec(v: np.ndarray, digits: int = 4) -> str:
     """Fixed columns; magnitudes of 10^6 and up (a 1e39 translation has 40 digits) in e-notation."""
-    return " ".join(f"{x:{digits + 4}.{digits}f}" if abs(x) < 1e6 else f"{x:{digits + 4}.{digits - 1}e}"
-                    for x in np.asarray(v, dtype=np.float64))
+    return " ".join(
+        f"{x:{digits + 4}.{digits}f}" if abs(x) < 1e6 else f"{x:{digits + 4}.{digits - 1}e}"
+        for x in np.asarray(v, dtype=np.float64)
+    )
 
 
 def draw_help(state: ViewerState, width: int, height: int) -> FloatRect | None:

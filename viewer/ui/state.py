@@ -4,18 +4,18 @@ display settings. Plain Python (no imgui, no GL), so key handling and clip switc
 The app reads this once per frame (which clip, what time, which mode, what to draw); the overlay and the
 key map write it. Scene GPU resources are not here: a reload swaps ``scene`` and the app rebuilds them.
 """
+
 from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
 
 from viewer.animation.clip import Clip, combine
-from viewer.animation.seams import Seams, loop_seams
 from viewer.animation.modes import MODES
+from viewer.animation.seams import Seams, loop_seams
+from viewer.compare.views import MAX_PANES, MIN_PANES
 from viewer.playback.clock import Clock
 from viewer.render.scene_view import Display  # noqa: F401 — the toggles live with what they switch
-from viewer.compare.views import MAX_PANES, MIN_PANES
 from viewer.scene.scene import Scene
 from viewer.ui.dope_rows import Row, channel_label, dope_rows
 
@@ -24,6 +24,7 @@ DEFAULT_COMPARE = ("step", "linear", "catmull-rom")
 
 
 MESSAGE_SECONDS = 6.0
+
 
 class ViewerState:
     """The viewer's editable state for one loaded scene.
@@ -37,8 +38,15 @@ class ViewerState:
         compare: modes of the compare panes; given, the viewer starts in compare view.
     """
 
-    def __init__(self, scene: Scene, clock: Clock | None = None, clip_index: int = 0,
-                 mode: str = "authored", fps: float = DEFAULT_FPS, compare: tuple[str, ...] | None = None) -> None:
+    def __init__(
+        self,
+        scene: Scene,
+        clock: Clock | None = None,
+        clip_index: int = 0,
+        mode: str = "authored",
+        fps: float = DEFAULT_FPS,
+        compare: tuple[str, ...] | None = None,
+    ) -> None:
         self.scene = scene
         self.clock = clock or Clock()
         self.clock.frame_rate = fps
@@ -243,8 +251,12 @@ class ViewerState:
         (kept while none of those change: the bar asks twice a frame)."""
         key = (id(self.clip), self.channel_filter, self.selected_only, self.selected_node)
         if getattr(self, "_rows_key", None) != key:
-            self._rows_key, self._rows = key, dope_rows(self.clip, self.scene.nodes.names, self.channel_filter,
-                                                        self.selected_only, self.selected_node)
+            self._rows_key, self._rows = (
+                key,
+                dope_rows(
+                    self.clip, self.scene.nodes.names, self.channel_filter, self.selected_only, self.selected_node
+                ),
+            )
         return self._rows
 
     def title(self) -> str:

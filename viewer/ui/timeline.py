@@ -16,6 +16,7 @@ Layout of the bar, full width at the bottom of the window, top to bottom::
 The left ``LABEL_W`` pixels of the ruler and rows hold labels; time runs from ``x0 = LABEL_W`` (the start of
 the view: t = 0 unless zoomed) to ``x1 = width - MARGIN`` (the end of the view: the duration unless zoomed).
 """
+
 from __future__ import annotations
 
 import math
@@ -180,8 +181,15 @@ def side_width(width: int) -> int:
     return int(min(max(0.3 * width, SIDE_MIN_W), SIDE_MAX_W, 0.5 * width))
 
 
-def layout(width: int, height: int, duration: float, channel_rows: int = 0, side_w: int = 0,
-           view: tuple[float, float] | None = None, expanded: bool | None = None) -> Layout:
+def layout(
+    width: int,
+    height: int,
+    duration: float,
+    channel_rows: int = 0,
+    side_w: int = 0,
+    view: tuple[float, float] | None = None,
+    expanded: bool | None = None,
+) -> Layout:
     """The bar's geometry for a window of ``width`` × ``height`` pixels.
 
     Args:
@@ -205,15 +213,26 @@ def layout(width: int, height: int, duration: float, channel_rows: int = 0, side
     x1 = max(width - MARGIN, LABEL_W + 1)
     view = clamp_view(*view, duration) if view is not None else None
     start, end = view if view is not None else (0.0, None)
-    return Layout(width, height, top, controls_y, ruler_y, summary_y, rows_y, rows * ROW_H,
-                  Ruler(float(LABEL_W), float(x1), float(duration), start, end), side_w, tools_y)
+    return Layout(
+        width,
+        height,
+        top,
+        controls_y,
+        ruler_y,
+        summary_y,
+        rows_y,
+        rows * ROW_H,
+        Ruler(float(LABEL_W), float(x1), float(duration), start, end),
+        side_w,
+        tools_y,
+    )
 
 
 def nice_step(min_seconds: float) -> float:
     """The smallest 1-2-5 × 10^k seconds that is at least ``min_seconds`` (> 0)."""
     k = math.floor(math.log10(min_seconds))
     for m in (1.0, 2.0, 5.0, 10.0):
-        step = m * 10.0 ** k
+        step = m * 10.0**k
         if step >= min_seconds * (1 - 1e-12):
             return step
     return 10.0 ** (k + 1)
@@ -253,8 +272,7 @@ def frame_of(t: float, fps: float) -> int:
     return int(math.floor(t * fps + 1e-6))
 
 
-def nearest_key_index(keys: Sequence[float], ruler: Ruler, x: float,
-                      tolerance_px: float = TICK_PICK_PX) -> int | None:
+def nearest_key_index(keys: Sequence[float], ruler: Ruler, x: float, tolerance_px: float = TICK_PICK_PX) -> int | None:
     """Index of the key whose tick is nearest window x, if it is within ``tolerance_px``; else None."""
     times = np.asarray(keys, dtype=np.float64)
     if times.size == 0:
@@ -278,8 +296,11 @@ def tick_runs(keys: Sequence[float], ruler: Ruler, merge_px: float) -> list[tupl
     lo, hi = visible_keys(times, ruler)
     if hi <= lo:
         return []
-    xs = ruler.x0 + (times[lo:hi] - ruler.start) / ruler.span * (ruler.x1 - ruler.x0) if ruler.span > 0 \
+    xs = (
+        ruler.x0 + (times[lo:hi] - ruler.start) / ruler.span * (ruler.x1 - ruler.x0)
+        if ruler.span > 0
         else np.full(hi - lo, ruler.x0)
+    )
     breaks = np.flatnonzero(np.diff(xs) >= merge_px)
     starts = np.r_[0, breaks + 1]
     ends = np.r_[breaks, len(xs) - 1]

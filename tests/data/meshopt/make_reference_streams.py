@@ -13,6 +13,7 @@ Contents (``name``: array):
     triangles_decoded: what the library decodes from them (the same triangles, some rotated);
     sequence: (200,) uint32 line-list indices; sequence_v1: its INDICES stream (0xd1).
 """
+
 from pathlib import Path
 
 import meshoptimizer as mo
@@ -23,8 +24,10 @@ t = np.linspace(0, 4 * np.pi, 300)
 positions = np.stack([np.cos(t) * 20000 + 30000, np.sin(t) * 20000 + 30000, t * 4000, np.zeros_like(t)], 1)
 normals = np.stack([np.cos(t) * 127, np.sin(t) * 127, np.zeros_like(t), np.full_like(t, 127)], 1)
 uv = np.stack([t * 5000 % 65535, (np.sin(t * 3) + 1) * 30000], 1)
-vertices = np.concatenate([positions.astype("<u2").view(np.uint8), normals.astype(np.int8).view(np.uint8),
-                           uv.astype("<u2").view(np.uint8)], axis=1)
+vertices = np.concatenate(
+    [positions.astype("<u2").view(np.uint8), normals.astype(np.int8).view(np.uint8), uv.astype("<u2").view(np.uint8)],
+    axis=1,
+)
 streams = {"vertices": vertices}
 for version in (0, 1):
     mo.encode_vertex_version(version)
