@@ -11,8 +11,8 @@ small array per node: those are stacked with one list comprehension.
 
 Who is instanced (decided once, at load): draw items that are not skinned (``skin < 0``), not BLEND
 (blending needs back-to-front order per item), not transmissive (drawn after the opaque pass) and not empty, of a
-primitive with at least ``MIN_INSTANCES`` such items; every other item keeps the per-item path, so scenes of a few nodes draw
-exactly as before. Each frame a primitive's instances are grouped by their morph weights (the uniform
+primitive with at least ``MIN_INSTANCES`` such items; every other item keeps the per-item path, so scenes of a
+few nodes draw exactly as before. Each frame a primitive's instances are grouped by their morph weights (the uniform
 is set, or the morph pass run, once per group) and split by mirroring (det < 0 needs the clockwise
 front face, glTF 2.0 §3.7.4), and nodes whose world matrix is beyond float32 (``pose.drawable``) are left
 out, as on the per-item path.
