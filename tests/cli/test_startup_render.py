@@ -19,7 +19,7 @@ import pytest
 from tests.conftest import REPO_ROOT, khronos_model, pbr_model
 from tests.render.conftest import gl_error
 from viewer import export
-from viewer.render import environment, materials
+from viewer.render import environment, image_decode, materials
 from viewer.render.look import Look
 from viewer.render.renderer import RenderOptions
 from viewer.render.shaders import ProgramCache
@@ -137,9 +137,9 @@ def test_the_resolve_pass_gives_the_bits_of_the_resolve_blit(gl, monkeypatch, sa
 
 def test_rgb_textures_go_up_as_their_rgba_conversion_would(gl):
     scene = load(khronos_model("Fox"))  # its one image is an RGB PNG
-    (w, h), components, rgb = materials.decode_texels(scene, 0)
+    (w, h), components, rgb = image_decode.decode_texels(scene, 0)
     assert components == 3
-    rgba = materials.decode_image(scene, 0)
+    rgba = image_decode.decode_image(scene, 0)
     assert rgba.shape == (h, w, 4) and (rgba[..., 3] == 255).all()
     with gl.ctx:
         for internal in (materials.GL_SRGB8_ALPHA8, materials.GL_RGBA8):

@@ -321,3 +321,17 @@ def test_a_single_picture_of_a_travelling_model_frames_its_pose(tmp_path):
         )
         lit[frame] = (np.asarray(Image.open(out).convert("RGB")).max(axis=2) > 60).mean()
     assert lit["auto"] == lit["pose"] > 10 * lit["clip"]  # the walker fills its frame, not a 30-unit strip
+
+
+def test_a_context_knows_its_limits_even_when_first_asked_off_context():
+    """moderngl keeps ``info`` from its first read; a second context made while the first is current must not
+    be left with limits of 0 (a huge image would then go to the GPU unscaled)."""
+    try:
+        first = export.create_context()
+    except export.HeadlessError as exc:
+        pytest.skip(str(exc))
+    second = export.create_context()
+    with first:  # `second` is not current here
+        assert int(second.info["GL_MAX_TEXTURE_SIZE"]) >= 2048
+    second.release()
+    first.release()

@@ -26,7 +26,7 @@ from viewer.base.errors import GltfError, GltfWarning
 from viewer.pose.pose import Pose
 from viewer.render.camera import GltfCamera, OrbitCamera
 from viewer.render.grid import grid_lines, nice_spacing
-from viewer.render.materials import decode_image
+from viewer.render.image_decode import decode_image
 from viewer.render.trails import trail_vertices
 from viewer.scene.scene import Camera, load
 

@@ -54,16 +54,20 @@ def create_context() -> moderngl.Context:
         HeadlessError: EGL or a GL driver is missing, with a one-line hint.
     """
     try:
-        return moderngl.create_standalone_context(backend="egl", require=330, **EGL_LIBRARIES)
+        ctx = moderngl.create_standalone_context(backend="egl", require=330, **EGL_LIBRARIES)
     except Exception:  # glcontext raises bare Exceptions with the EGL error text
-        pass
-    try:
-        return moderngl.create_standalone_context(backend="egl", require=330)
-    except Exception as exc:
-        raise HeadlessError(
-            f"cannot create an offscreen OpenGL context with EGL ({exc}); install Mesa's EGL "
-            "(Debian/Ubuntu: libegl1 libegl-mesa0 libgl1 libgl1-mesa-dri)"
-        ) from exc
+        try:
+            ctx = moderngl.create_standalone_context(backend="egl", require=330)
+        except Exception as exc:
+            raise HeadlessError(
+                f"cannot create an offscreen OpenGL context with EGL ({exc}); install Mesa's EGL "
+                "(Debian/Ubuntu: libegl1 libegl-mesa0 libgl1 libgl1-mesa-dri)"
+            ) from exc
+    # moderngl reads ``info`` (limits such as GL_MAX_TEXTURE_SIZE) once and keeps it; read off-context — with
+    # another context current, as when a process holds several — every limit is 0 for good. Read it now, while
+    # this context is current (0.8 ms).
+    _ = ctx.info
+    return ctx
 
 
 def pose_bounds_at(scene: Scene, clip: Clip | None, t: float, mode: str = "authored") -> tuple[np.ndarray, np.ndarray]:

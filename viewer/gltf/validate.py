@@ -24,7 +24,8 @@ from viewer.base.errors import GltfError, GltfWarning, pointer, shorten
 from viewer.gltf import validate_animation, validate_data, validate_mesh, validate_scene
 from viewer.gltf.accessors import AccessorReader
 from viewer.gltf.resources import FileAccess
-from viewer.gltf.schema import GLTF, NESTED_ARRAYS, Spec
+from viewer.gltf.schema import GLTF, NESTED_ARRAYS
+from viewer.gltf.schema_spec import Spec
 
 SUPPORTED_EXTENSIONS = frozenset(
     {

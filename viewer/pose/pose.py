@@ -10,32 +10,18 @@ skinned mesh's own node transform is ignored, as glTF 2.0 §3.7.3 requires.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from viewer import fast
 from viewer.animation.clip import Clip, finite_time
 from viewer.base import math3d
 from viewer.fast.kernels_layout import flag_layout, state_layout
+from viewer.pose.binding import Binding, bind, motion_root
 from viewer.pose.hierarchy import compose_world, inherit_visibility, subtree, world_steps
 from viewer.scene.scene import Primitive, Scene
 
 FLOAT32_MAX = float(np.finfo(np.float32).max)
 MAX_NODE_WARNINGS = 20  # per pose update: a 100 000-node overflow needs no 100 000 lines
-
-
-@dataclass(frozen=True)
-class Binding:
-    """Where a clip's channel rows go: per path, the channel rows and their target nodes."""
-
-    rows: dict[str, np.ndarray]
-    nodes: dict[str, np.ndarray]
-    weight_channels: tuple[tuple[int, int, int, int], ...]  # (row, node, width, first weight written)
-    animated: np.ndarray  # (N,) bool: node has an animated T, R or S
-    visible: tuple[np.ndarray, np.ndarray]  # rows and nodes of KHR_node_visibility channels
-    properties: tuple[tuple[int, str, int, str, int], ...]  # (row, consumer, index, field, width): materials,
-    # cameras and lights (KHR_animation_pointer)
 
 
 class Pose:
@@ -112,31 +98,7 @@ class Pose:
     def binding(self, clip: Clip) -> Binding:
         """Index arrays that route ``clip.sample`` rows to nodes (built once per clip)."""
         if clip.key not in self._bindings:
-            rows: dict[str, list[int]] = {"translation": [], "rotation": [], "scale": []}
-            nodes: dict[str, list[int]] = {"translation": [], "rotation": [], "scale": []}
-            weights, visible, properties = [], ([], []), []
-            for row, ch in enumerate(clip.channels):
-                if ch.consumer != "node":
-                    properties.append((row, ch.consumer, ch.index, ch.path, ch.width))
-                elif ch.path == "weights":
-                    weights.append((row, ch.node, ch.width, ch.element or 0))
-                elif ch.path == "visible":
-                    visible[0].append(row)
-                    visible[1].append(ch.node)
-                else:
-                    rows[ch.path].append(row)
-                    nodes[ch.path].append(ch.node)
-            animated = np.zeros(len(self.scene.nodes), dtype=bool)
-            for p in nodes:
-                animated[nodes[p]] = True
-            self._bindings[clip.key] = Binding(
-                {p: np.array(v, dtype=np.int64) for p, v in rows.items()},
-                {p: np.array(v, dtype=np.int64) for p, v in nodes.items()},
-                tuple(weights),
-                animated,
-                (np.array(visible[0], dtype=np.int64), np.array(visible[1], dtype=np.int64)),
-                tuple(properties),
-            )
+            self._bindings[clip.key] = bind(clip, len(self.scene.nodes))
         return self._bindings[clip.key]
 
     def apply(self, clip: Clip, values: np.ndarray) -> None:
@@ -336,17 +298,6 @@ class Pose:
         if skin < 0 or "JOINTS_0" not in primitive.attributes:
             return math3d.transform_points(self.world[node], pos)
         return math3d.transform_points(skin_matrices(self.joint_matrices(skin), primitive), pos)
-
-
-def motion_root(scene: Scene, clip: Clip) -> int | None:
-    """The node whose translation carries a clip's travel: the shallowest node the clip translates
-    (a character's hips or root bone sit above everything that swings); among equals, the first in
-    file order. None when the clip translates nothing (nothing travels)."""
-    nodes = [c.node for c in clip.channels if c.path == "translation"]
-    if not nodes:
-        return None
-    depth = scene.nodes.depth[nodes]
-    return int(nodes[int(np.argmin(depth))])
 
 
 def skin_matrices(joint_mats: np.ndarray, primitive: Primitive) -> np.ndarray:

@@ -1,13 +1,12 @@
 """One frame of a posed scene into a framebuffer: the same code for the window and for offscreen export.
 
-``Renderer(ctx, scene)`` uploads everything once (primitives, textures, morph deltas, the joint
-texture; the grid when ``set_ground`` places it or the first frame needs it). ``render(pose, camera,
-framebuffer, options)`` then draws the pose as it is — the renderer never decides time: per frame it only
-writes uniforms, the joint texture and the morph weights (or runs the morph pass of a heavily morphed
-primitive with them, ``morph.py``). Order (glTF 2.0 §3.9.4): OPAQUE and MASK primitives, the ground grid, then
-BLEND primitives
-back to front with depth writes off, then the axis gizmo on top. Primitives shown by many nodes are
-drawn instanced, a few draws for all their nodes (``instancing.py``); the rest one draw per item.
+``Renderer(ctx, scene)`` uploads everything once (primitives, textures, morph deltas, the joint texture; the
+grid when ``set_ground`` places it or the first frame needs it). ``render(pose, camera, framebuffer, options)``
+then draws the pose as it is — the renderer never decides time: per frame it only writes uniforms, the joint
+texture and the morph weights (or runs the morph pass of a heavily morphed primitive with them, ``morph.py``).
+Order (glTF 2.0 §3.9.4, ``draw_order.py``): OPAQUE and MASK primitives, the ground grid, then BLEND primitives
+back to front with depth writes off, then the axis gizmo on top. Primitives shown by many nodes are drawn
+instanced, a few draws for all their nodes (``instancing.py``); the rest one draw per item.
 
 Numbers the GPU cannot take are kept from it (``limits.py``): a mesh node whose world matrix (or, when
 skinned, any of its skin's joint matrices) is not float32-finite is not drawn that frame — decided by
@@ -27,8 +26,9 @@ from viewer.pose.bounds import pose_bounds
 from viewer.pose.pose import Pose
 from viewer.render.animated_material import material_uniforms
 from viewer.render.backdrop import SceneCopy, draw_background
+from viewer.render.draw_order import DrawItem, pass_of, view_depths
 from viewer.render.environment import Environment
-from viewer.render.gpu_mesh import UNIT_JOINTS, GpuPrimitive, GpuScene
+from viewer.render.gpu_mesh import UNIT_JOINTS, GpuScene
 from viewer.render.grid import Overlays
 from viewer.render.instancing import Instancing, morph_weights
 from viewer.render.lighting import file_lights, studio_lights, uses_file_lights
@@ -60,21 +60,6 @@ class RenderOptions:
     point_size: float = 3.0
     debug_vertex_ids: bool = False
     look: Look = field(default_factory=Look)
-
-
-def pass_of(material) -> str:
-    """The pass that draws a material: "opaque" (OPAQUE, MASK), "transmission" (it refracts what the opaque
-    pass drew, so it comes after it) or "blend" (alpha blended, back to front, last)."""
-    if material.transmission is not None and not material.unlit:
-        return "transmission"
-    return "blend" if material.alpha_mode == "BLEND" else "opaque"
-
-
-@dataclass(frozen=True)
-class DrawItem:
-    node: int
-    primitive: GpuPrimitive
-    skin: int  # -1: the node's world matrix places it
 
 
 class Renderer:
@@ -170,7 +155,7 @@ class Renderer:
         opaque = [it for it in items if debug or pass_of(it.primitive.material) == "opaque"]
         if len(opaque) > 1 and not debug:
             # nearest first: later draws behind them fail the depth test before shading
-            depth = self._view_depths(opaque, pose, view)
+            depth = view_depths(opaque, pose, view, self.scene)
             opaque = [opaque[i] for i in np.argsort(depth, kind="stable")[::-1]]
         for n, item in enumerate(opaque):
             self._draw(item, pose, frame, debug, n)
@@ -183,12 +168,12 @@ class Renderer:
         if refracting:  # they see the opaque pass through themselves: copy it, then draw them far to near
             frame.update(self._scene_copy.capture(framebuffer))
             self._updated = set()  # the new frame uniforms reach every program at its next draw
-            depth = self._view_depths(refracting, pose, view)
+            depth = view_depths(refracting, pose, view, self.scene)
             for i in np.argsort(depth, kind="stable"):
                 self._draw(refracting[i], pose, frame, False, i)
         blend = [it for it in items if pass_of(it.primitive.material) == "blend"]
         if blend:
-            depth = self._view_depths(blend, pose, view)
+            depth = view_depths(blend, pose, view, self.scene)
             ctx.enable(moderngl.BLEND)
             ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
             framebuffer.depth_mask = False
@@ -272,19 +257,6 @@ class Renderer:
             "u_tonemap": TONEMAPS[look.tonemap],
             "u_opacity": 1.0,
         }
-
-    def _view_depths(self, items: list[DrawItem], pose: Pose, view: np.ndarray) -> np.ndarray:
-        """View-space z of each primitive's centre (skinned: the mean of its joints' world positions);
-        an overflow (a huge but drawable node) sorts as 0 rather than NaN."""
-        with np.errstate(over="ignore", invalid="ignore"):
-            return np.nan_to_num(np.array([self._view_depth(it, pose, view) for it in items]))
-
-    def _view_depth(self, item: DrawItem, pose: Pose, view: np.ndarray) -> float:
-        if item.skin >= 0:
-            center = pose.world[self.scene.skins[item.skin].joints][:, :3, 3].mean(axis=0)
-        else:
-            center = math3d.transform_points(pose.world[item.node], item.primitive.center)
-        return float((view @ np.append(center, 1.0))[2])
 
     def _draw(self, item: DrawItem, pose: Pose, frame: dict, debug: bool, number: int) -> None:
         prim = item.primitive

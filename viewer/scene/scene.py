@@ -14,11 +14,11 @@ from pathlib import Path
 
 import numpy as np
 
-from viewer.animation.clip import Channel, Clip
-from viewer.animation.modes import Curve
+from viewer.animation.clip import Clip
 from viewer.base import math3d
 from viewer.base.errors import GltfWarning, pointer
-from viewer.gltf import Document, load_document, pointer_rules
+from viewer.gltf import Document, load_document
+from viewer.scene.clips import read_clip
 from viewer.scene.lights import Light, LightSet, node_lights, parse_lights, static_light_rows
 
 
@@ -153,7 +153,7 @@ def build_scene(doc: Document) -> Scene:
     shown = shown_nodes(nodes.parent, roots)
     skins = tuple(_skin(doc, s, i) for i, s in enumerate(g.get("skins", [])))
     cameras = tuple(_camera(c, i) for i, c in enumerate(g.get("cameras", [])))
-    clips = tuple(_clip(doc, a, i) for i, a in enumerate(g.get("animations", [])))
+    clips = tuple(read_clip(doc, a, i) for i, a in enumerate(g.get("animations", [])))
     return Scene(
         path=doc.path,
         document=doc,
@@ -298,65 +298,4 @@ def _camera(cam: dict, index: int) -> Camera:
     p = cam["perspective"]
     return Camera(
         name, "perspective", yfov=p["yfov"], aspect=p.get("aspectRatio"), znear=p["znear"], zfar=p.get("zfar")
-    )
-
-
-def _clip(doc: Document, anim: dict, index: int) -> Clip:
-    """Channels of one animation in file order, without the ones validation set aside.
-
-    Validation already warned about (and listed in ``doc.ignored_channels``) channels with no target
-    node, paths this viewer cannot animate, and earlier duplicates of a (node, path): the later wins.
-    """
-    channels = []
-    for ci, ch in enumerate(anim["channels"]):
-        if (index, ci) in doc.ignored_channels:
-            continue
-        sampler = anim["samplers"][ch["sampler"]]
-        node, path = ch["target"].get("node"), ch["target"]["path"]
-        if path == "pointer":
-            channels.append(_pointer_channel(doc, ch, sampler))
-        elif node is not None and path in ("translation", "rotation", "scale", "weights"):
-            channels.append(Channel(node, path, _curve(doc, sampler, path == "rotation"), ch["sampler"]))
-    return Clip(anim.get("name") or f"animation {index}", index, channels)
-
-
-def _pointer_channel(doc: Document, channel: dict, sampler: dict) -> Channel:
-    """A KHR_animation_pointer channel validation accepted: a node's TRS / weights / visibility exactly as a
-    plain channel would carry it, or a material's, camera's or light's property (node -1)."""
-    text = channel["target"]["extensions"]["KHR_animation_pointer"]["pointer"]
-    target = pointer_rules.resolve(doc.raw, text)
-    prop = target.property
-    curve = _curve(doc, sampler, prop.consumer == "node" and prop.field == "rotation", prop.type)
-    node = target.index if prop.consumer == "node" else -1
-    return Channel(
-        node,
-        prop.field,
-        curve,
-        channel["sampler"],
-        pointer=text,
-        element=target.element,
-        consumer=prop.consumer,
-        index=target.index,
-    )
-
-
-def _curve(doc: Document, sampler: dict, rotation: bool, kind: str = "float") -> Curve:
-    """The sampler's keys as float64. ``kind`` is the Object Model type: booleans and integers step in every
-    mode, and a boolean's unsigned bytes read as 0.0 / 1.0."""
-    times = np.asarray(doc.accessor(sampler["input"]), dtype=np.float64)
-    out = np.asarray(doc.accessor(sampler["output"]), dtype=np.float64)
-    if kind == "bool":
-        out = (out != 0.0).astype(np.float64)
-    n = times.shape[0]
-    interp = sampler.get("interpolation", "LINEAR")
-    cubic = interp == "CUBICSPLINE"
-    values = out.reshape(n, 3 if cubic else 1, -1)
-    return Curve(
-        times=times,
-        values=np.ascontiguousarray(values[:, 1 if cubic else 0]),
-        in_tangents=np.ascontiguousarray(values[:, 0]) if cubic else None,
-        out_tangents=np.ascontiguousarray(values[:, 2]) if cubic else None,
-        rotation=rotation,
-        interpolation=interp,
-        discrete=kind in ("bool", "int"),
     )
