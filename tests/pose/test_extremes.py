@@ -16,7 +16,7 @@ from tests import extreme_files
 from tests.gltf_builder import GltfBuilder, minimal_animated
 from viewer import GltfWarning, Pose, load
 from viewer.base import math3d
-from viewer.pose.hierarchy import compose_world, world_steps
+from viewer.pose.hierarchy import block_steps, compose_world, jump_steps, level_steps, world_steps
 
 
 def _random_forest(rng, n: int) -> np.ndarray:
@@ -50,7 +50,7 @@ def _world_by_walking(local: np.ndarray, parent: np.ndarray) -> np.ndarray:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_both_plans_give_the_world_of_the_definition(seed):
+def test_every_plan_gives_the_world_of_the_definition(seed):
     rng = np.random.default_rng(seed)
     parent = _random_forest(rng, int(rng.integers(1, 60)))
     depth = _depths(parent)
@@ -59,22 +59,33 @@ def test_both_plans_give_the_world_of_the_definition(seed):
         rng.normal(size=(n, 3)), math3d.quat_normalize(rng.normal(size=(n, 4))), rng.uniform(0.5, 1.5, size=(n, 3))
     )
     expected = _world_by_walking(local, parent)
-    import viewer.pose.hierarchy as hierarchy_module
-
-    plans = {"chosen": world_steps(parent, depth)}
-    for name, (call, row) in {"levels": (0.0, 1.0), "jumps": (1e9, 0.0)}.items():
-        # force one plan or the other through its cost model
-        saved = hierarchy_module.STEP_COSTS
-        hierarchy_module.STEP_COSTS = (call, row)
-        try:
-            plans[name] = world_steps(parent, depth)
-        finally:
-            hierarchy_module.STEP_COSTS = saved
+    plans = {"chosen": world_steps(parent, depth), "levels": level_steps(parent, depth), "jumps": jump_steps(parent)}
+    for block in (1, 2, 3, 5, 64):
+        plans[f"blocks of {block}"] = block_steps(parent, depth, block)
     for name, plan in plans.items():
         np.testing.assert_allclose(compose_world(local, plan), expected, atol=1e-9, err_msg=name)
     # batch axes (F frames) are carried along
     batch = np.stack([local, local])
     np.testing.assert_allclose(compose_world(batch, plans["jumps"])[1], expected, atol=1e-9)
+    np.testing.assert_allclose(compose_world(batch, plans["blocks of 3"])[1], expected, atol=1e-9)
+
+
+def test_a_deep_chain_with_branches_is_composed_in_blocks():
+    """Deep hierarchies take the blocked plan: about 2·√depth steps, each node touched about twice (a 54 000-deep
+    chain took 228 ms a pose level by level, 139 ms by pointer jumping, 23 ms in blocks), with the same worlds."""
+    rng = np.random.default_rng(7)
+    n = 3000
+    parent = np.arange(-1, n - 1)
+    branch = rng.choice(np.arange(1, n), size=300, replace=False)
+    parent[branch] = rng.integers(0, branch)  # side branches off the chain
+    depth = _depths(parent)
+    plan = world_steps(parent, depth)
+    assert len(plan) < 4 * np.sqrt(depth.max() + 1), len(plan)
+    assert sum(len(dst) for dst, _ in plan) < 3 * n
+    local = math3d.compose_trs(
+        rng.normal(size=(n, 3)) * 0.01, math3d.quat_normalize(rng.normal(size=(n, 4))), np.ones((n, 3))
+    )
+    np.testing.assert_allclose(compose_world(local, plan), _world_by_walking(local, parent), atol=1e-9)
 
 
 def test_a_30000_deep_chain_loads_samples_and_poses(tmp_path):

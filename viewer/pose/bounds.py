@@ -14,6 +14,7 @@ from collections import defaultdict
 import numpy as np
 
 from viewer.animation.clip import Clip
+from viewer.pose.hierarchy import STEP_COSTS, plan_cost
 from viewer.pose.pose import FLOAT32_MAX, Pose
 from viewer.pose.skin_bounds import Boxes, joint_boxes, local_boxes, placed_bounds
 from viewer.scene.scene import Scene
@@ -237,11 +238,12 @@ def _extend(lo: np.ndarray, hi: np.ndarray, points: np.ndarray) -> tuple[np.ndar
 
 
 def _pose_cost(pose: Pose, skinned: bool) -> int:
-    """Work of one pose in ``clip_bounds``: every node and every product of its world plan (a deep chain
-    multiplies each node about log2(depth) times), plus every vertex that is morphed, and skinned ones
-    when ``skinned`` (else joint boxes bound them)."""
+    """Work of one pose in ``clip_bounds``: every node, and its world plan in node products — each product,
+    and each step's numpy calls at what they cost in products (a deep chain multiplies each node about
+    log2(depth) times, or pays a step per level) —, plus every vertex that is morphed, and skinned ones when
+    ``skinned`` (else joint boxes bound them)."""
     scene, nodes = pose.scene, pose.scene.nodes
-    cost = len(nodes) + sum(len(dst) for dst, _ in pose.world_plan)
+    cost = len(nodes) + round(plan_cost(pose.world_plan) / STEP_COSTS[1])
     for node in np.flatnonzero(nodes.mesh >= 0).tolist():
         mesh = scene.meshes[nodes.mesh[node]]
         if (nodes.skin[node] >= 0 and skinned) or (nodes.skin[node] < 0 and mesh.target_count):
