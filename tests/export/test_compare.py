@@ -32,7 +32,7 @@ def panes(rgb: np.ndarray, count: int) -> list[np.ndarray]:
 
 
 def render(ctx, scene, t, look, size=SIZE):
-    off = compare_export.CompareOffscreen(scene, scene.clips[0], export.View(size=size, samples=0), ctx, look)
+    off = compare_export.CompareOffscreen(scene, scene.clips[0], export.View(size=size, samples=0), ctx, look=look)
     try:
         return off.frame(t)
     finally:
@@ -64,7 +64,7 @@ def test_trails_draw_each_modes_path_in_its_colour(ctx, irregular):
 def test_four_panes_are_two_by_two_and_curves_strip(ctx, irregular):
     look = compare_export.CompareLook(("authored", "step", "catmull-rom", "cubic-zero"), trails=True, curves=True)
     off = compare_export.CompareOffscreen(
-        irregular, irregular.clips[0], export.View(size=(640, 480), samples=0), ctx, look
+        irregular, irregular.clips[0], export.View(size=(640, 480), samples=0), ctx, look=look
     )
     try:
         rgb = off.frame(1.0)
@@ -146,7 +146,7 @@ def test_linear_pane_trail_reaches_every_key_position_on_screen(ctx, irregular):
 
     clip = irregular.clips[0]
     off = compare_export.CompareOffscreen(
-        irregular, clip, export.View(size=SIZE, samples=0), ctx, compare_export.CompareLook(MODES3, trails=True)
+        irregular, clip, export.View(size=SIZE, samples=0), ctx, look=compare_export.CompareLook(MODES3, trails=True)
     )
     try:
         rgb = off.frame(0.9).astype(int)

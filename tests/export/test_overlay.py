@@ -26,7 +26,7 @@ def test_png_has_the_bar_with_the_playhead_at_the_time(ctx, tmp_path):
     clip = scene.clips[0]
     view = export.View(size=(960, 540), samples=0)
     out = tmp_path / "shot.png"
-    rgb = export.write_png(OverlayOffscreen(scene, clip, view, ctx, OverlayLook(channels=False)), out, 1.45)
+    rgb = export.write_png(OverlayOffscreen(scene, clip, view, ctx, look=OverlayLook(channels=False)), out, 1.45)
     assert np.array_equal(np.asarray(Image.open(out).convert("RGB")), rgb)
     lay = timeline.layout(960, 540, clip.duration)
     assert playhead_x(rgb, int(lay.summary_y + 10)) == pytest.approx(lay.ruler.x_of(1.45), abs=1.5)
@@ -41,7 +41,7 @@ def test_expanded_dope_sheet_and_skeleton(ctx, tmp_path):
     clip = scene.clips[0]
     look = OverlayLook(channels=True, skeleton=True)
     rgb = export.write_png(
-        OverlayOffscreen(scene, clip, export.View(size=(960, 540)), ctx, look), tmp_path / "a.png", 1.0
+        OverlayOffscreen(scene, clip, export.View(size=(960, 540)), ctx, look=look), tmp_path / "a.png", 1.0
     )
     lay = timeline.layout(960, 540, clip.duration, channel_rows=len(clip.channels))
     rows = rgb[int(lay.rows_y) : int(lay.rows_y + lay.rows_h)]

@@ -175,7 +175,7 @@ def test_overlay_text_is_not_smoothed(gl):
     pictures = {}
     for aa in ("off", "fxaa"):
         view = export.View(size=(960, 540), options=RenderOptions(look=Look(aa=aa)))
-        off = OverlayOffscreen(scene, scene.clips[0], view, gl.ctx, OverlayLook(channels=False))
+        off = OverlayOffscreen(scene, scene.clips[0], view, gl.ctx, look=OverlayLook(channels=False))
         try:
             pictures[aa] = off.frame(1.0)
             x, y, w, h = off.overlay.layout.scene_viewport()  # GL: from the bottom

@@ -6,7 +6,8 @@ file, a full folder, a bad path) must never stop the viewer: a file that fails t
 showing, a write that fails leaves the view as it was, and either says so in the bar. A new file is framed by
 the same rule as F, so it opens fitted to its clip. A screenshot is read after the frame is drawn, so it holds
 exactly what the window shows, panels included; the GIF is only the 3D view, drawn by the frame's own rules
-(``ViewFrames`` with the window's pose rule, camera and view), so it matches the window without its panels.
+(``ViewFrames`` with the window's pose rule, drawing objects, camera and view), so it matches the window
+without its panels.
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ from viewer.scene.scene import load
 class FilesMixin:
     """``ViewerApp``'s files: they use the window's ``ctx``, ``wnd``, ``options``, ``programs``, ``state``,
     ``camera`` and the frame's rules (``view_camera``, ``_aspect``, ``_view_size``, ``_scene_view``,
-    ``_pose_at``); they make the file's ``scene``, ``renderer``, ``lines``, ``compare_view`` and ``pose``, and
-    list what they wrote in ``screenshots`` / ``exports``."""
+    ``_scene_drawing``, ``_pose_at``); they make the file's ``scene``, ``renderer``, ``lines``, ``compare_view``
+    and ``pose``, and list what they wrote in ``screenshots`` / ``exports``."""
 
     def _make_gpu(self, scene) -> None:
         self.renderer = Renderer(self.ctx, scene, self.programs)
@@ -98,17 +99,7 @@ class FilesMixin:
             return None
         lo, hi = s.clock.span
         path = free_path(self.options.screenshot_dir, f"animview-{self.scene.path.stem}-{lo:.3f}-{hi:.3f}s", ".gif")
-        source = ViewFrames(
-            self.ctx,
-            self._view_size(),
-            self.renderer,
-            self.compare_view,
-            self.lines,
-            self.pose,
-            self.view_camera(),
-            self._scene_view(),
-            self._pose_at,
-        )
+        source = ViewFrames(self._scene_drawing(), self._view_size(), self._scene_view(), self._pose_at)
         try:
             count = write_clip(source, path, lo, hi, s.fps)
         except (OSError, ValueError) as exc:

@@ -3,9 +3,10 @@ camera it is seen through.
 
 Kept apart from the window's wiring because these are the rules a picture is made by, and the GIF export
 (``files``) and picking (``input``) must use the very same ones: the same pose rule (``_pose_at``), the same
-view (``_scene_view``), the same camera and aspect, or an exported frame or a clicked node would not match
-what the window shows. The 3D view is drawn as exports draw it (``render.scene_view``); in compare view it is
-split into one pane per mode on the same clock and camera, and the camera is fitted to the first pane.
+view (``_scene_view``), the same drawing objects and camera (``_scene_drawing``), the same aspect, or an
+exported frame or a clicked node would not match what the window shows. The 3D view is drawn as exports draw
+it (``render.scene_view``); in compare view it is split into one pane per mode on the same clock and camera,
+and the camera is fitted to the first pane.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 from viewer.compare.views import pane_rects
 from viewer.render.camera import gltf_camera
 from viewer.render.renderer import RenderOptions
-from viewer.render.scene_view import SceneView, draw_scene_view
+from viewer.render.scene_view import SceneDrawing, SceneView
 
 
 class FrameMixin:
@@ -46,6 +47,10 @@ class FrameMixin:
         s = self.state
         return SceneView(s.clip, s.clock.t, s.compare_modes, s.selected_node, s.display)
 
+    def _scene_drawing(self) -> SceneDrawing:
+        """What the 3D view is drawn with now: the file's renderer, panes and lines, the pose and ``view_camera``."""
+        return SceneDrawing(self.ctx, self.renderer, self.compare_view, self.lines, self.pose, self.view_camera())
+
     def _follow(self) -> None:
         """With follow on (T), move the camera's target by how far the followed node moved since the last
         pose: the selected node, else the clip's motion root. Orbit and zoom stay the user's."""
@@ -66,18 +71,7 @@ class FrameMixin:
         viewport = self.overlay.layout.scene_viewport() if self.state.display.overlay else (0, 0, w, h)
         target = self.canvas.target_for(self.scene, self.state.display.look.aa, viewport[2:])
         tw, th = target.size
-        draw_scene_view(
-            self.ctx,
-            target.fbo,
-            (0, 0, tw, th),
-            th,
-            self.renderer,
-            self.compare_view,
-            self.lines,
-            self.pose,
-            self.view_camera(),
-            self._scene_view(),
-        )
+        self._scene_drawing().draw(target.fbo, (0, 0, tw, th), th, self._scene_view())
         fbo.use()
         fbo.clear(*RenderOptions().background, 1.0)  # what the panels blend over, outside the view
         target.present(fbo, (viewport[0], viewport[1], tw, th))

@@ -131,6 +131,11 @@ def add_file_arguments(parser: argparse.ArgumentParser, optional: bool = False) 
         parser.add_argument("file", nargs="?", help="a .gltf or .glb file (default: the built-in demo)")
     else:
         parser.add_argument("file", help="a .gltf or .glb file")
+    add_outside_folder_argument(parser)
+
+
+def add_outside_folder_argument(parser: argparse.ArgumentParser) -> None:
+    """``--allow-outside-folder`` alone, for a command whose FILE argument is its own (``render``'s FILE...)."""
     parser.add_argument(
         "--allow-outside-folder",
         action="store_true",
@@ -141,6 +146,23 @@ def add_file_arguments(parser: argparse.ArgumentParser, optional: bool = False) 
 
 def add_animation_argument(parser: argparse.ArgumentParser, default: str = "the first") -> None:
     parser.add_argument("--animation", default=None, metavar="K", help=f"animation index or name (default: {default})")
+
+
+def add_mode_argument(parser: argparse.ArgumentParser) -> None:
+    """``--mode``, the interpolation mode every channel is played in (``render`` and the viewer)."""
+    from viewer.animation.modes import MODES  # numpy: not for ``animview -h``
+
+    parser.add_argument("--mode", choices=MODES, default="authored", help="interpolation mode")
+
+
+def add_camera_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--camera auto|K|NAME`` (``pick_camera`` reads it); ``help`` says what the command does with it."""
+    parser.add_argument("--camera", default="auto", metavar="auto|K|NAME", help=help)
+
+
+def add_compare_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--compare M1,M2[,M3[,M4]]``, one pane per interpolation mode; ``help`` says what the command draws."""
+    parser.add_argument("--compare", type=modes_argument, default=None, metavar="M1,M2[,M3[,M4]]", help=help)
 
 
 def load_scene(args: argparse.Namespace, command: str, need_animation: bool = False):
@@ -203,45 +225,28 @@ def pick_camera(scene, text: str, command: str) -> str | int:
     return index
 
 
+# Help of the look flags too long to share a line with the flag's definition.
+ENVIRONMENT_HELP = "the studio environment's light on the materials (default on)"
+ENV_INTENSITY_HELP = "environment light multiplier (default 1)"
+TONEMAP_HELP = "tone mapper (default pbr-neutral: Khronos PBR Neutral)"
+EXPOSURE_HELP = "exposure in stops: the shaded light is multiplied by 2^EV (default 0)"
+LIGHTS_HELP = "the file's KHR_lights_punctual lights or the studio key light (auto: the file's when it has any)"
+AA_HELP = (
+    "anti-aliasing: MSAA (exact edges), FXAA (a post pass, cheaper on dense meshes) or off "
+    "(default auto: MSAA unless the scene has more triangles than a quarter of the pixels)"
+)
+
+
 def add_look_arguments(parser: argparse.ArgumentParser) -> None:
     """The shading choices the View panel offers, as flags (``render`` and the viewer take the same)."""
     g = parser.add_argument_group("look")
-    g.add_argument(
-        "--environment",
-        choices=("on", "off"),
-        default="on",
-        help="the studio environment's light on the materials (default on)",
-    )
-    g.add_argument(
-        "--env-intensity", type=nonnegative, default=1.0, metavar="X", help="environment light multiplier (default 1)"
-    )
+    g.add_argument("--environment", choices=("on", "off"), default="on", help=ENVIRONMENT_HELP)
+    g.add_argument("--env-intensity", type=nonnegative, default=1.0, metavar="X", help=ENV_INTENSITY_HELP)
     g.add_argument("--env-background", action="store_true", help="show the environment, blurred, as the background")
-    g.add_argument(
-        "--tonemap",
-        choices=("pbr-neutral", "aces", "none"),
-        default="pbr-neutral",
-        help="tone mapper (default pbr-neutral: Khronos PBR Neutral)",
-    )
-    g.add_argument(
-        "--exposure",
-        type=stops,
-        default=0.0,
-        metavar="EV",
-        help="exposure in stops: the shaded light is multiplied by 2^EV (default 0)",
-    )
-    g.add_argument(
-        "--lights",
-        choices=("auto", "file", "studio"),
-        default="auto",
-        help="the file's KHR_lights_punctual lights or the studio key light (auto: the file's when it has any)",
-    )
-    g.add_argument(
-        "--aa",
-        choices=("auto", "msaa", "fxaa", "off"),
-        default="auto",
-        help="anti-aliasing: MSAA (exact edges), FXAA (a post pass, cheaper on dense meshes) or off "
-        "(default auto: MSAA unless the scene has more triangles than a quarter of the pixels)",
-    )
+    g.add_argument("--tonemap", choices=("pbr-neutral", "aces", "none"), default="pbr-neutral", help=TONEMAP_HELP)
+    g.add_argument("--exposure", type=stops, default=0.0, metavar="EV", help=EXPOSURE_HELP)
+    g.add_argument("--lights", choices=("auto", "file", "studio"), default="auto", help=LIGHTS_HELP)
+    g.add_argument("--aa", choices=("auto", "msaa", "fxaa", "off"), default="auto", help=AA_HELP)
 
 
 def look_options(args: argparse.Namespace) -> dict:

@@ -8,43 +8,24 @@ import os
 from viewer.base.errors import UsageError
 from viewer.cli import args as a
 
+# Help too long to share a line with its flag's definition.
+JOBS_HELP = "worker processes on this machine (default: the CPU count), one GL context each"
+SCHEDULER_HELP = (
+    "run on a Dask distributed cluster: tcp://host:8786, or dask-config for the address in "
+    "dask.config (DASK_SCHEDULER_ADDRESS); workers must see the files at the same paths"
+)
+TIME_LIMIT_HELP = "seconds one file may take (default 120); a file over it is reported as such"
+MEMORY_LIMIT_HELP = "megabytes a worker may grow by for one file (default 4096)"
+HTML_HELP = "write one static HTML report (sortable, filterable, with thumbnails)"
+
 
 def add_library_arguments(p: argparse.ArgumentParser, quiet: bool = True) -> None:
-    p.add_argument(
-        "--jobs",
-        type=a.count,
-        default=None,
-        metavar="N",
-        help="worker processes on this machine (default: the CPU count), one GL context each",
-    )
-    p.add_argument(
-        "--scheduler",
-        default=None,
-        metavar="ADDRESS",
-        help="run on a Dask distributed cluster: tcp://host:8786, or dask-config for the address in "
-        "dask.config (DASK_SCHEDULER_ADDRESS); workers must see the files at the same paths",
-    )
-    p.add_argument(
-        "--time-limit",
-        type=a.positive,
-        default=120.0,
-        metavar="S",
-        help="seconds one file may take (default 120); a file over it is reported as such",
-    )
-    p.add_argument(
-        "--memory-limit",
-        type=a.positive,
-        default=4096.0,
-        metavar="MB",
-        help="megabytes a worker may grow by for one file (default 4096)",
-    )
+    p.add_argument("--jobs", type=a.count, default=None, metavar="N", help=JOBS_HELP)
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS", help=SCHEDULER_HELP)
+    p.add_argument("--time-limit", type=a.positive, default=120.0, metavar="S", help=TIME_LIMIT_HELP)
+    p.add_argument("--memory-limit", type=a.positive, default=4096.0, metavar="MB", help=MEMORY_LIMIT_HELP)
     p.add_argument("--json", default=None, metavar="OUT.json", help="write every result as JSON")
-    p.add_argument(
-        "--html",
-        default=None,
-        metavar="OUT.html",
-        help="write one static HTML report (sortable, filterable, with thumbnails)",
-    )
+    p.add_argument("--html", default=None, metavar="OUT.html", help=HTML_HELP)
     if quiet:
         p.add_argument("--quiet", action="store_true", help="no progress bar")
 

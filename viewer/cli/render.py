@@ -12,11 +12,21 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from viewer.animation.modes import MODES
 from viewer.base.errors import UsageError
 from viewer.cli import args as a
 
 NAME = "render"
+
+# Help too long to share a line with its flag's definition.
+FILE_HELP = "a .gltf or .glb file (with --outdir: files and folders, searched below)"
+OUTPUT_HELP = "OUT.png (one frame), OUT_%%04d.png (sequence), OUT.gif or OUT.mp4"
+SIZE_HELP = "pixels (default 640x480; previews of --outdir: 320x240)"
+FRAME_HELP = (
+    "what the auto camera fits: the whole clip, or the pose at --time (auto: the pose for a single PNG of a "
+    "model that crosses the scene, else the whole clip; not with --compare or --camera K)"
+)
+OVERLAY_HELP = "draw the viewer's timeline and panels over the frames, as the window shows them"
+NODE_HELP = "with --compare: node the trails and curves follow (default: the three that move most)"
 
 
 def add_parser(subparsers) -> None:
@@ -26,78 +36,33 @@ def add_parser(subparsers) -> None:
         help="render a frame, a PNG sequence, a GIF or an MP4 headless; or, with "
         "--outdir, previews and a contact sheet of every file under the paths",
     )
-    p.add_argument(
-        "file",
-        nargs="+",
-        metavar="FILE",
-        help="a .gltf or .glb file (with --outdir: files and folders, searched below)",
-    )
-    p.add_argument(
-        "--allow-outside-folder",
-        action="store_true",
-        help="let the file's buffer and image URIs name files outside its folder (refused by "
-        "default: only regular files inside the model's folder tree are read)",
-    )
-    p.add_argument(
-        "-o", "--output", metavar="OUT", help="OUT.png (one frame), OUT_%%04d.png (sequence), OUT.gif or OUT.mp4"
-    )
+    p.add_argument("file", nargs="+", metavar="FILE", help=FILE_HELP)
+    a.add_outside_folder_argument(p)
+    p.add_argument("-o", "--output", metavar="OUT", help=OUTPUT_HELP)
     p.add_argument("--time", type=a.seconds, default=0.0, help="seconds, for a single PNG (default 0)")
-    p.add_argument(
-        "--size",
-        type=a.size,
-        default=None,
-        metavar="WxH",
-        help="pixels (default 640x480; previews of --outdir: 320x240)",
-    )
+    p.add_argument("--size", type=a.size, default=None, metavar="WxH", help=SIZE_HELP)
     a.add_animation_argument(p)
     p.add_argument("--fps", type=a.positive, default=30.0, help="frames per second of a sequence (default 30)")
     p.add_argument("--start", type=a.seconds, default=None, help="first time of a sequence (default 0)")
     p.add_argument("--end", type=a.seconds, default=None, help="last time of a sequence (default: the clip's end)")
-    p.add_argument(
-        "--camera",
-        default="auto",
-        metavar="auto|K|NAME",
-        help="auto (orbit view fitted to the whole clip) or a glTF camera by index or name",
-    )
-    p.add_argument(
-        "--frame",
-        choices=("auto", "clip", "pose"),
-        default="auto",
-        help="what the auto camera fits: the whole clip, or the pose at --time (auto: the pose for a "
-        "single PNG of a model that crosses the scene, else the whole clip; not with --compare or --camera K)",
-    )
+    a.add_camera_argument(p, "auto (orbit view fitted to the whole clip) or a glTF camera by index or name")
+    p.add_argument("--frame", choices=("auto", "clip", "pose"), default="auto", help=FRAME_HELP)
     p.add_argument("--yaw", type=a.degrees, default=None, help="auto camera: degrees around +Y from +Z")
     p.add_argument("--pitch", type=a.degrees, default=None, help="auto camera: degrees above the ground")
     p.add_argument("--zoom", type=a.positive, default=1.0, help="auto camera: >1 moves closer")
-    p.add_argument("--mode", choices=MODES, default="authored", help="interpolation mode")
+    a.add_mode_argument(p)
     p.add_argument("--background", type=a.color, default=None, metavar="#RRGGBB", help="background colour")
     p.add_argument("--no-grid", action="store_true", help="hide the ground grid")
     p.add_argument("--no-axes", action="store_true", help="hide the axis gizmo")
     p.add_argument("--samples", type=int, choices=(0, 2, 4), default=4, help="MSAA samples (default 4)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     a.add_look_arguments(p)
-    p.add_argument(
-        "--overlay",
-        action="store_true",
-        help="draw the viewer's timeline and panels over the frames, as the window shows them",
-    )
-    p.add_argument(
-        "--compare",
-        type=a.modes_argument,
-        default=None,
-        metavar="M1,M2[,M3[,M4]]",
-        help="one pane per interpolation mode, side by side (2x2 for four), one camera and time",
-    )
+    p.add_argument("--overlay", action="store_true", help=OVERLAY_HELP)
+    a.add_compare_argument(p, "one pane per interpolation mode, side by side (2x2 for four), one camera and time")
     p.add_argument("--trails", action="store_true", help="with --compare: motion trails with key dots")
     p.add_argument("--ghosts", action="store_true", help="with --compare: the mesh at every key time, faded")
     p.add_argument("--curves", action="store_true", help="with --compare: plot the channel in every mode below")
-    p.add_argument(
-        "--node",
-        type=int,
-        default=None,
-        metavar="K",
-        help="with --compare: node the trails and curves follow (default: the three that move most)",
-    )
+    p.add_argument("--node", type=int, default=None, metavar="K", help=NODE_HELP)
     from viewer.cli import render_library
 
     render_library.add_arguments(p)

@@ -14,12 +14,12 @@ import sys
 import time
 from pathlib import Path
 
-from viewer.animation.modes import MODES
 from viewer.base.errors import UsageError
 from viewer.cli import args as a
 from viewer.demo import DEFAULT_DEMO
 
 WINDOW_CLASSES = ("pyglet", "glfw", "sdl2", "pygame2", "pyqt5", "pyside2", "tk", "headless")
+WINDOW_HELP = "moderngl-window window class (default pyglet; headless needs --backend egl)"
 MAX_FPS = 60.0
 
 
@@ -30,30 +30,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--speed", type=a.finite, default=1.0, metavar="S", help="playback speed, negative for reverse")
     parser.add_argument("--paused", action="store_true", help="start paused")
     parser.add_argument("--time", type=a.seconds, default=0.0, metavar="T", help="start at T seconds")
-    parser.add_argument("--mode", choices=MODES, default="authored", help="interpolation mode")
+    a.add_mode_argument(parser)
     parser.add_argument("--fps", type=a.positive, default=30.0, help="frame rate for frame stepping and the ruler")
-    parser.add_argument(
-        "--compare",
-        type=a.modes_argument,
-        default=None,
-        metavar="M1,M2[,M3[,M4]]",
-        help="start in compare view: one pane per interpolation mode (C toggles it)",
-    )
-    parser.add_argument(
-        "--window",
-        choices=WINDOW_CLASSES,
-        default="pyglet",
-        help="moderngl-window window class (default pyglet; headless needs --backend egl)",
-    )
+    a.add_compare_argument(parser, "start in compare view: one pane per interpolation mode (C toggles it)")
+    parser.add_argument("--window", choices=WINDOW_CLASSES, default="pyglet", help=WINDOW_HELP)
     parser.add_argument("--backend", help="context backend, e.g. egl for --window headless")
     parser.add_argument("--size", type=a.size, default=(1280, 720), help="window size WIDTHxHEIGHT")
     parser.add_argument("--frames", type=int, metavar="N", help="quit after N frames")
-    parser.add_argument(
-        "--camera",
-        default="auto",
-        metavar="auto|K|NAME",
-        help="look through the file's camera K (by index or name) instead of the orbit camera",
-    )
+    a.add_camera_argument(parser, "look through the file's camera K (by index or name) instead of the orbit camera")
     a.add_look_arguments(parser)
     parser.add_argument(
         "--screenshot-dir",

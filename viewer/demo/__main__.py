@@ -58,9 +58,7 @@ def write_all(out_dir: str | Path) -> list[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m viewer.demo", description="Generate the built-in demo glTF scenes."
-    )
+    parser = argparse.ArgumentParser("python -m viewer.demo", description="Generate the built-in demo glTF scenes.")
     parser.add_argument(
         "--out",
         type=Path,

@@ -11,17 +11,16 @@ the window, drawn with ``render.panes``; it is an ``Offscreen`` source, so every
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-import moderngl
 import numpy as np
 
 from viewer.animation.clip import Clip
 from viewer.compare import views as compare
-from viewer.export.offscreen import Offscreen, View
+from viewer.export.offscreen import Offscreen
 from viewer.export.plot import draw_curves, draw_labels
 from viewer.pose.bounds import clip_bounds
 from viewer.render.compare_view import CompareView
-from viewer.scene.scene import Scene
 
 CURVE_FRACTION = 0.3  # of the frame's height, for the curve strip
 
@@ -56,25 +55,21 @@ def curve_channel(clip: Clip, node: int | None) -> int | None:
 
 
 class CompareOffscreen(Offscreen):
-    """An ``Offscreen`` whose frames are compare panes (labels, trails, curves)."""
+    """An ``Offscreen`` whose frames are compare panes (labels, trails, curves).
 
-    def __init__(
-        self,
-        scene: Scene,
-        clip: Clip | None,
-        view: View | None = None,
-        ctx: moderngl.Context | None = None,
-        look: CompareLook | None = None,
-    ) -> None:
-        super().__init__(scene, clip, view, ctx)
+    Takes ``Offscreen``'s arguments (scene, clip, view, ctx, …) and, by name, ``look``: what the panes show.
+    """
+
+    def __init__(self, *args: Any, look: CompareLook | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.look = look or CompareLook()
         w, h = self.view.size
-        self.channel = curve_channel(clip, self.look.node) if clip is not None and self.look.curves else None
+        self.channel = curve_channel(self.clip, self.look.node) if self.clip is not None and self.look.curves else None
         self.strip_h = int(round(h * CURVE_FRACTION)) if self.channel is not None else 0
         self.rects = compare.pane_rects(len(self.look.modes), w, h - self.strip_h)
-        self.panes = CompareView(self.ctx, self.renderer.programs, scene)  # the window's compare view, offscreen
+        self.panes = CompareView(self.ctx, self.renderer.programs, self.scene)  # the window's compare view, offscreen
         self.curves = (
-            {m: compare.curve(clip, self.channel, m) for m in self.look.modes} if self.channel is not None else {}
+            {m: compare.curve(self.clip, self.channel, m) for m in self.look.modes} if self.channel is not None else {}
         )
         self._fit_panes()
 

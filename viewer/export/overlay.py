@@ -9,18 +9,17 @@ takes it. It lives in ``export/``, not ``ui/``: the UI draws; only export owns o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-import moderngl
 import numpy as np
 
 from viewer.animation.clip import Clip
-from viewer.export.offscreen import Offscreen, View, pose_bounds_at
+from viewer.export.offscreen import Offscreen, pose_bounds_at
 from viewer.playback.clock import Clock
 from viewer.pose.bounds import clip_bounds
 from viewer.render.compare_view import CompareView
 from viewer.render.overlay_lines import OverlayLines
-from viewer.render.scene_view import SceneView, draw_scene_view
-from viewer.scene.scene import Scene
+from viewer.render.scene_view import SceneDrawing, SceneView
 from viewer.ui.overlay import Overlay
 from viewer.ui.state import ViewerState
 
@@ -47,18 +46,14 @@ class OverlayLook:
 
 
 class OverlayOffscreen(Offscreen):
-    """An ``Offscreen`` whose frames carry the timeline and panels on top."""
+    """An ``Offscreen`` whose frames carry the timeline and panels on top.
 
-    def __init__(
-        self,
-        scene: Scene,
-        clip: Clip | None,
-        view: View | None = None,
-        ctx: moderngl.Context | None = None,
-        look: OverlayLook | None = None,
-    ) -> None:
-        super().__init__(scene, clip, view, ctx)
-        look = look or OverlayLook()
+    Takes ``Offscreen``'s arguments (scene, clip, view, ctx, …) and, by name, ``look``: what the overlay shows.
+    """
+
+    def __init__(self, *args: Any, look: OverlayLook | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        scene, clip, look = self.scene, self.clip, look or OverlayLook()
         clock = Clock()
         self.state = ViewerState(scene, clock, clip.index if clip is not None else 0, self.view.mode, look.fps)
         self.state.display.channels = look.channels
@@ -93,21 +88,10 @@ class OverlayOffscreen(Offscreen):
         self.pose.set_time(self.clip, t, self.view.mode)
         self.state.clock.seek(t)
         self.overlay.frame(self.state, self.pose, self._dt)
-        d, fbo = self.state.display, self.target.fbo
+        d = self.state.display
         view = SceneView(self.clip, t, selected=self.state.selected_node if d.skeleton else None, display=d)
-        draw_scene_view(
-            self.ctx,
-            fbo,
-            self.overlay.layout.scene_viewport(),
-            self.view.size[1],
-            self.renderer,
-            self.panes,
-            self.lines,
-            self.pose,
-            self.camera,
-            view,
-            self.view.options,
-        )
+        drawing = SceneDrawing(self.ctx, self.renderer, self.panes, self.lines, self.pose, self.camera)
+        drawing.draw(self.target.fbo, self.overlay.layout.scene_viewport(), self.view.size[1], view, self.view.options)
         self.target.finish().use()  # FXAA (when on) smooths the 3D view, not the panels' text
         self.overlay.render()
         return self.target.read(components).copy()

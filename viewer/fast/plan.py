@@ -8,38 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from viewer.fast.kernels_layout import (
-    H_C,
-    H_CH,
-    H_IBM,
-    H_J,
-    H_JT,
-    H_LAST,
-    H_N,
-    H_ND,
-    H_NORM,
-    H_NW,
-    H_REST_M,
-    H_REST_TRS,
-    H_REST_W,
-    H_S,
-    H_VALUES,
-    H_W,
-    HEADER,
-    T_OTHER,
-    T_ROTATION,
-    T_SCALE,
-    T_TRANSLATION,
-    T_VISIBLE,
-    T_WEIGHTS,
-)
+from viewer.fast import kernels_layout as layout
 
 TARGETS = {
-    "translation": T_TRANSLATION,
-    "rotation": T_ROTATION,
-    "scale": T_SCALE,
-    "weights": T_WEIGHTS,
-    "visible": T_VISIBLE,
+    "translation": layout.T_TRANSLATION,
+    "rotation": layout.T_ROTATION,
+    "scale": layout.T_SCALE,
+    "weights": layout.T_WEIGHTS,
+    "visible": layout.T_VISIBLE,
 }
 # Frames per batch-kernel call: bounds the values one chunk holds (``chunks``) whatever the clip's size.
 CHUNK_VALUES = 1 << 18
@@ -62,7 +38,7 @@ class TablePlan:
         self.ch[:, 0] = np.cumsum(counts) - counts
         self.ch[:, 1] = counts
         self.ch[:, 2] = table.search.bases
-        self.ch[:, 3] = T_OTHER
+        self.ch[:, 3] = layout.T_OTHER
         self.ch[:, 5] = -1
         self.coef = table.coefs  # (P, R, W), P = 2 or 4, C-contiguous: shared with the table, never copied
         self.seg = np.ascontiguousarray(table.seg, dtype=np.float64)
@@ -98,11 +74,11 @@ class FramePlan:
         animated = np.zeros(len(nodes), dtype=bool)
         self.properties = []
         for row, channel in enumerate(clip.channels):
-            kind = TARGETS.get(channel.path, T_OTHER) if channel.consumer == "node" else T_OTHER
+            kind = TARGETS.get(channel.path, layout.T_OTHER) if channel.consumer == "node" else layout.T_OTHER
             ch[row, 3:5] = kind, max(channel.node, 0)
-            if kind in (T_TRANSLATION, T_ROTATION, T_SCALE):
+            if kind in (layout.T_TRANSLATION, layout.T_ROTATION, layout.T_SCALE):
                 animated[channel.node] = True
-            elif kind == T_WEIGHTS and pose.weights[channel.node] is not None:
+            elif kind == layout.T_WEIGHTS and pose.weights[channel.node] is not None:
                 first = channel.element or 0
                 ch[row, 5] = pose.weight_start[channel.node] + first
                 ch[row, 6] = max(0, min(channel.width, len(pose.weights[channel.node]) - first))
@@ -117,24 +93,29 @@ class FramePlan:
         self.coef, self.seg, self.ktimes = base.coef, base.seg, base.ktimes
         floats = {
             "bounds": np.array([base.lo, base.hi]),
-            H_NORM: base.norm,
-            H_REST_TRS: pose.rest_trs,
-            H_REST_W: pose.rest_weights,
-            H_REST_M: nodes.matrix,
-            H_IBM: np.concatenate(ibm) if ibm else np.zeros(0),
-            H_VALUES: np.zeros((len(ch), base.width)),
+            layout.H_NORM: base.norm,
+            layout.H_REST_TRS: pose.rest_trs,
+            layout.H_REST_W: pose.rest_weights,
+            layout.H_REST_M: nodes.matrix,
+            layout.H_IBM: np.concatenate(ibm) if ibm else np.zeros(0),
+            layout.H_VALUES: np.zeros((len(ch), base.width)),
         }
-        ints = {H_CH: ch, H_LAST: base.ch[:, 2], H_ND: nd, H_JT: np.concatenate(jt) if jt else np.zeros(0)}
+        ints = {
+            layout.H_CH: ch,
+            layout.H_LAST: base.ch[:, 2],
+            layout.H_ND: nd,
+            layout.H_JT: np.concatenate(jt) if jt else np.zeros(0),
+        }
         self.pf, float_at = _pack(floats, np.float64, 0)
-        self.pi, int_at = _pack(ints, np.int64, HEADER)
+        self.pi, int_at = _pack(ints, np.int64, layout.HEADER)
         for key, offset in {**float_at, **int_at}.items():
             if key != "bounds":  # [lo, hi] of the clamp sit at pf[0:2]
                 self.pi[key] = offset
         sizes = (len(ch), base.width, len(nodes), len(pose.rest_weights), sum(len(s.joints) for s in skins), len(skins))
-        for key, size in zip((H_C, H_W, H_N, H_NW, H_J, H_S), sizes):
+        for key, size in zip((layout.H_C, layout.H_W, layout.H_N, layout.H_NW, layout.H_J, layout.H_S), sizes):
             self.pi[key] = size
         self.pb = np.ascontiguousarray(nodes.visible, dtype=bool)
-        a = int(self.pi[H_VALUES])
+        a = int(self.pi[layout.H_VALUES])
         self.values = self.pf[a : a + len(ch) * base.width].reshape(len(ch), base.width)
         """The sampled values (C, W) of the last frame: properties of materials, cameras and lights."""
 

@@ -68,15 +68,8 @@ class BakeSummary:
         return "\n".join(lines)
 
 
-def check_request(
-    scene: Scene,
-    out_path: str | Path,
-    mode: str,
-    fps: float | None = None,
-    keys: bool = False,
-    animation: int | None = None,
-) -> list[int]:
-    """The animation indices to bake; a one-line ``ValueError`` for a request that cannot be met."""
+def check_options(out_path: str | Path, mode: str, fps: float | None, keys: bool) -> None:
+    """A one-line ``ValueError`` for options no file could meet: the mode, the frame rate, the output name."""
     if mode not in modes.MODES:
         raise ValueError(f"unknown interpolation mode {mode!r}; choose from {', '.join(modes.MODES)}")
     if fps is not None and keys:
@@ -85,6 +78,11 @@ def check_request(
         raise ValueError(f"fps must be a finite number above 0, got {fps!r}")
     if Path(out_path).suffix.lower() not in (".glb", ".gltf"):
         raise ValueError(f"output file must end in .glb or .gltf, got {Path(out_path).name!r}")
+
+
+def chosen_animations(scene: Scene, fps: float | None, animation: int | None) -> list[int]:
+    """The animation indices to bake; a one-line ``ValueError`` when ``scene`` has no animations, none of index
+    ``animation``, or one with too many frames at ``fps``."""
     count = len(scene.clips)
     if count == 0:
         raise ValueError(f"{scene.name} has no animations to bake")
@@ -231,7 +229,8 @@ def bake_file(
         ValueError: unknown mode, fps not above 0, both fps and keys, animation index out of range, a
             file with no animations, or an output name that is not .glb/.gltf (one line each).
     """
-    chosen = check_request(scene, out_path, mode, fps, keys, animation)
+    check_options(out_path, mode, fps, keys)
+    chosen = chosen_animations(scene, fps, animation)
     w = copy_document(scene.document)
     rows = []
     for a in chosen:

@@ -259,12 +259,8 @@ def _accessor_values(data: np.ndarray, accessor: dict, a: int, label: str, where
         low, high = (int(data.min()), int(data.max())) if data.size else (0, 0)
         if low < info.min or high > info.max:
             bad = low if low < info.min else high
-            raise GltfError(
-                file,
-                pointer(*where),
-                f"{label} holds the value {bad}, outside the range of accessor "
-                f"{a}'s componentType {ctype} ({info.min} to {info.max})",
-            )
+            span = f"accessor {a}'s componentType {ctype} ({info.min} to {info.max})"
+            raise GltfError(file, pointer(*where), f"{label} holds the value {bad}, outside the range of {span}")
         values = data.astype(dtype)
     if kind in MATRIX_SIZES:  # stored column-major, like a bufferView
         n = MATRIX_SIZES[kind]

@@ -1,7 +1,8 @@
 """The meshopt bitstreams and filters (EXT_ / KHR_meshopt_compression READMEs, Appendix A and B), decoded
 with numpy; ``gltf/meshopt.py`` is the glTF side (which views, their checks, the fallback buffers).
 
-``decode`` is the one entry: a compressed bufferView's mode and filter to its bytes. The attribute codec is
+``decode`` is the one entry: a compressed bufferView's mode and filter to its bytes. ``meshopt.CODECS`` lists
+the names ``meshopt`` re-exports from here (loading this module on first use). The attribute codec is
 here; the two index codecs, which share their output and nothing with it, are in ``meshopt_index``, and the
 filters in ``meshopt_filters``.
 
@@ -23,16 +24,6 @@ import numpy as np
 
 from viewer.gltf.meshopt_filters import FILTER_FUNCTIONS
 from viewer.gltf.meshopt_index import decode_index_buffer, decode_index_sequence
-
-__all__ = [
-    "FILTERS",
-    "FILTER_FUNCTIONS",
-    "MODES",
-    "decode",
-    "decode_index_buffer",
-    "decode_index_sequence",
-    "decode_vertex_buffer",
-]  # what ``meshopt`` re-exports (``meshopt.CODECS``)
 
 MODES = ("ATTRIBUTES", "TRIANGLES", "INDICES")
 FILTERS = ("NONE", "OCTAHEDRAL", "QUATERNION", "EXPONENTIAL", "COLOR")

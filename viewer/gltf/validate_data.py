@@ -57,14 +57,15 @@ def check_accessors(raw: dict, file: Path, reader: AccessorReader) -> None:
         else:
             zero_filled += accessor["count"] * element_size(accessor["type"], accessor["componentType"])
             if zero_filled > MAX_ZERO_FILLED_BYTES:
-                raise GltfError(
-                    file,
-                    pointer("accessors", a, "count"),
-                    f"accessors without bufferView add up to {zero_filled} bytes at accessor {a}, over "
-                    f"the {MAX_ZERO_FILLED_BYTES} byte limit",
-                )
+                total = f"accessors without bufferView add up to {zero_filled} bytes at accessor {a},"
+                raise _over_limit(a, file, total, MAX_ZERO_FILLED_BYTES)
         if "sparse" in accessor:
             _check_sparse(accessor, a, views, file, reader)
+
+
+def _over_limit(a: int, file: Path, total: str, limit: int) -> GltfError:
+    """The error for accessor ``a`` whose count brings a byte total over ``limit``; ``total`` says what it came to."""
+    return GltfError(file, pointer("accessors", a, "count"), f"{total} over the {limit} byte limit")
 
 
 def _check_accessor_format(accessor: dict, a: int, file: Path) -> None:
@@ -77,12 +78,8 @@ def _check_accessor_format(accessor: dict, a: int, file: Path) -> None:
         )
     size = count * element_size(kind, ctype)
     if size > MAX_ACCESSOR_BYTES:
-        raise GltfError(
-            file,
-            pointer("accessors", a, "count"),
-            f"accessor {a} count {count} × {element_size(kind, ctype)} bytes = {size} bytes is over "
-            f"the {MAX_ACCESSOR_BYTES} byte limit",
-        )
+        total = f"accessor {a} count {count} × {element_size(kind, ctype)} bytes = {size} bytes is"
+        raise _over_limit(a, file, total, MAX_ACCESSOR_BYTES)
     for bound in ("min", "max"):
         if bound in accessor and len(accessor[bound]) != TYPE_COMPONENTS[kind]:
             raise GltfError(

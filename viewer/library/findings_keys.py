@@ -83,13 +83,13 @@ class Place:
     def finding(self, code: str, where: str, text: str, count: int) -> Finding:
         return Finding(code, where, one_line(f"{self.label}: {text}"), int(count))
 
-
-def flagged(place: Place, code: str, where: str, bad: np.ndarray, text) -> Finding | None:
-    """One finding over the keys (or intervals) where ``bad`` holds, or None; ``text(count, first)`` words it."""
-    hits = np.flatnonzero(bad)
-    if not hits.size:
-        return None
-    return place.finding(code, where, text(int(hits.size), int(hits[0])), hits.size)
+    def flagged(self, code: str, side: str, bad: np.ndarray, text) -> Finding | None:
+        """One finding at the sampler's ``side`` ("input" or "output") over the keys (or intervals) where ``bad``
+        holds, or None; ``text(count, first)`` words it."""
+        hits = np.flatnonzero(bad)
+        if not hits.size:
+            return None
+        return self.finding(code, self.sampler_pointer(side), text(int(hits.size), int(hits[0])), hits.size)
 
 
 def rotation_flip(place: Place) -> Finding | None:
@@ -103,10 +103,9 @@ def rotation_flip(place: Place) -> Finding | None:
     if place.mode != "linear" or not place.curve.rotation or len(place.curve.times) < 2:
         return None
     q, t = np.asarray(place.curve.values, np.float64), place.curve.times
-    return flagged(
-        place,
+    return place.flagged(
         "rotation-flip",
-        place.sampler_pointer("output"),
+        "output",
         np.einsum("ij,ij->i", q[1:], q[:-1]) < 0.0,
         lambda n, k: (
             f"{n} of {len(q) - 1} intervals turn more than 180° as stored (slerp takes the short way, "
@@ -125,10 +124,9 @@ def near_duplicate_keys(place: Place) -> Finding | None:
     """
     t = np.asarray(place.curve.times, np.float64)
     gaps = np.diff(t)
-    return flagged(
-        place,
+    return place.flagged(
         "near-duplicate-keys",
-        place.sampler_pointer("input"),
+        "input",
         gaps < NEAR_DUPLICATE_S,
         lambda n, k: (
             f"{n} of {len(gaps)} key intervals are shorter than 0.1 ms (first at "
@@ -147,10 +145,9 @@ def zero_scale(place: Place) -> Finding | None:
     if place.node_property != "scale":
         return None
     v, t = np.asarray(place.curve.values, np.float64), place.curve.times
-    return flagged(
-        place,
+    return place.flagged(
         "zero-scale",
-        place.sampler_pointer("output"),
+        "output",
         (np.abs(v) < ZERO_SCALE).any(axis=1),
         lambda n, k: (
             f"{n} of {len(v)} keys scale to zero: the node and its children are hidden and "
@@ -163,10 +160,9 @@ def absurd_times(place: Place) -> Finding | None:
     """Key times beyond a day: almost always ticks or milliseconds read as seconds, so the clip's real motion
     is squeezed into its first instant and the timeline is unusable."""
     t = np.asarray(place.curve.times, np.float64)
-    return flagged(
-        place,
+    return place.flagged(
         "absurd-value",
-        place.sampler_pointer("input"),
+        "input",
         t > MAX_TIME_S,
         lambda n, k: (
             f"{n} of {len(t)} key times are later than a day (86400 s), e.g. "
@@ -201,10 +197,9 @@ def absurd_values(place: Place) -> Finding | None:
         bad, what = np.abs(size - 1.0) > ROTATION_NORM_TOL, "are not unit quaternions (length off 1 by over 1 %)"
     else:
         return None
-    return flagged(
-        place,
+    return place.flagged(
         "absurd-value",
-        place.sampler_pointer("output"),
+        "output",
         bad,
         lambda n, k: f"{n} of {len(v)} keys {what} (first at {at_key(k, t[k])}: {size[k]:.3g})",
     )
@@ -234,10 +229,9 @@ def step_on_key(place: Place, shared: np.ndarray, end: float) -> Finding | None:
     t = np.asarray(place.curve.times, np.float64)
     bad = np.zeros(len(t), dtype=bool)
     bad[1:] = np.isin(t[1:], shared) & (t[1:] < end)
-    return flagged(
-        place,
+    return place.flagged(
         "step-on-key",
-        place.sampler_pointer("input"),
+        "input",
         bad,
         lambda n, k: (
             f"{n} of {len(t)} STEP keys fall exactly on other channels' key times, where engines disagree whether "

@@ -1,15 +1,15 @@
-"""The 3D part of a viewer frame, composed once for the window and for exports with the overlay.
+"""The 3D part of a viewer frame, composed once for the window and for exports.
 
 What the window shows above its timeline bar — one pose, or one pane per interpolation mode, with the
-skeleton and bounds lines — is drawn here from plain settings, so ``app.py`` and
-``export/overlay.py`` compose the same picture through the same calls (the overlay itself is drawn
-by each caller on top: ``render/`` knows no imgui).
+skeleton and bounds lines — is drawn here (``SceneDrawing``) from plain settings, so ``app/frame.py``,
+``export/overlay.py`` and ``export/view_frames.py`` compose the same picture through the same calls (the
+overlay itself is drawn by each caller on top: ``render/`` knows no imgui).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any, Sequence
 
 import moderngl
 
@@ -64,7 +64,7 @@ class SceneView:
     """What the 3D view shows this frame.
 
     Attributes:
-        clip, t: the clip and its time (seconds); the pose given to ``draw_scene_view`` is set for them.
+        clip, t: the clip and its time (seconds); the pose ``SceneDrawing.draw`` draws is set for them.
         compare_modes: the panes' modes, used when ``display.compare`` is on.
         selected: the node trails follow and the lines mark (None: no marker, trails follow every node).
         display: the toggles (grid, skeleton, bounds, wireframe, compare, trails, ghosts).
@@ -77,50 +77,62 @@ class SceneView:
     display: Display = field(default_factory=Display)
 
 
-def draw_scene_view(
-    ctx: moderngl.Context,
-    fbo: moderngl.Framebuffer,
-    viewport: tuple[int, int, int, int],
-    window_height: int,
-    renderer: Renderer,
-    panes: CompareView,
-    lines: OverlayLines,
-    pose: Pose,
-    camera,
-    view: SceneView,
-    options: RenderOptions | None = None,
-) -> None:
-    """Draw ``view`` into ``viewport`` (GL, origin bottom-left) of ``fbo``; leaves the full viewport bound."""
-    full = fbo.viewport
-    options = options or RenderOptions()
-    d = view.display
-    options = RenderOptions(**{**vars(options), "grid": d.grid, "look": d.look})
-    fbo.viewport = viewport
-    ctx.wireframe = d.wireframe
-    try:
-        if d.compare and view.compare_modes:  # one pane per mode on one clock and camera; top-left origin
-            x, y, w, h = viewport
-            panes.draw(
-                renderer,
-                camera,
-                fbo,
-                (x, window_height - y - h, w, h),
-                window_height,
-                view.clip,
-                view.t,
-                view.compare_modes,
-                options,
-                d.trails,
-                view.selected,
-                d.ghosts,
-                d.in_place,
-            )
-        else:
-            renderer.render(pose, camera, fbo, options)
+@dataclass(frozen=True)
+class SceneDrawing:
+    """The objects a 3D view is drawn with, on their context, and the pose and camera it shows: the window makes
+    one from its own each frame, an export keeps one for all its frames.
+
+    Attributes:
+        camera: an ``OrbitCamera`` or a glTF camera (anything with ``matrices(pose, aspect)``).
+    """
+
+    ctx: moderngl.Context
+    renderer: Renderer
+    panes: CompareView
+    lines: OverlayLines
+    pose: Pose
+    camera: Any
+
+    def draw(
+        self,
+        fbo: moderngl.Framebuffer,
+        viewport: tuple[int, int, int, int],
+        window_height: int,
+        view: SceneView,
+        options: RenderOptions | None = None,
+    ) -> None:
+        """Draw ``view`` into ``viewport`` (GL, origin bottom-left) of ``fbo``; leaves the full viewport bound."""
+        ctx, pose, camera = self.ctx, self.pose, self.camera
+        full = fbo.viewport
+        options = options or RenderOptions()
+        d = view.display
+        options = RenderOptions(**{**vars(options), "grid": d.grid, "look": d.look})
+        fbo.viewport = viewport
+        ctx.wireframe = d.wireframe
+        try:
+            if d.compare and view.compare_modes:  # one pane per mode on one clock and camera; top-left origin
+                x, y, w, h = viewport
+                self.panes.draw(
+                    self.renderer,
+                    camera,
+                    fbo,
+                    (x, window_height - y - h, w, h),
+                    window_height,
+                    view.clip,
+                    view.t,
+                    view.compare_modes,
+                    options,
+                    d.trails,
+                    view.selected,
+                    d.ghosts,
+                    d.in_place,
+                )
+            else:
+                self.renderer.render(pose, camera, fbo, options)
+                ctx.wireframe = False
+                view_matrix, proj = camera.matrices(pose, viewport[2] / max(viewport[3], 1))
+                self.lines.draw(pose, proj @ view_matrix, d.skeleton, d.bounds, view.selected)
+        finally:
             ctx.wireframe = False
-            view_matrix, proj = camera.matrices(pose, viewport[2] / max(viewport[3], 1))
-            lines.draw(pose, proj @ view_matrix, d.skeleton, d.bounds, view.selected)
-    finally:
-        ctx.wireframe = False
-        fbo.viewport = full
-        fbo.use()
+            fbo.viewport = full
+            fbo.use()

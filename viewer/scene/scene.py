@@ -150,21 +150,17 @@ def build_scene(doc: Document) -> Scene:
         roots = np.array(scenes[g.get("scene", 0)].get("nodes", []), dtype=np.int64)
     else:
         roots = np.flatnonzero(nodes.parent < 0)
-    shown = shown_nodes(nodes.parent, roots)
-    skins = tuple(_skin(doc, s, i) for i, s in enumerate(g.get("skins", [])))
-    cameras = tuple(_camera(c, i) for i, c in enumerate(g.get("cameras", [])))
-    clips = tuple(read_clip(doc, a, i) for i, a in enumerate(g.get("animations", [])))
     return Scene(
         path=doc.path,
         document=doc,
         nodes=nodes,
         roots=roots,
-        shown=shown,
+        shown=shown_nodes(nodes.parent, roots),
         meshes=meshes,
-        skins=skins,
-        cameras=cameras,
+        skins=tuple(_skin(doc, s, i) for i, s in enumerate(g.get("skins", []))),
+        cameras=tuple(_camera(c, i) for i, c in enumerate(g.get("cameras", []))),
+        clips=tuple(read_clip(doc, a, i) for i, a in enumerate(g.get("animations", []))),
         lights=parse_lights(g),
-        clips=clips,
     )
 
 
