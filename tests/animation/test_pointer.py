@@ -19,6 +19,19 @@ from viewer.scene.scene import load
 
 QUAD = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]], np.float32)
 BASE = "/materials/0/pbrMetallicRoughness/baseColorFactor"
+VISIBLE = "/nodes/0/extensions/KHR_node_visibility/visible"
+
+
+def visibility(values: list[int], interpolation: str = "STEP") -> dict:
+    """A KHR_node_visibility channel of node 0: booleans as unsigned bytes, a key a second from 0."""
+    times = list(range(len(values)))
+    return dict(
+        pointer=VISIBLE,
+        interpolation=interpolation,
+        times=times,
+        values=np.array(values, np.uint8),
+        component_type=5121,
+    )
 
 
 def _scene_file(tmp_path, channels, name="p.gltf", extra=None):
@@ -107,13 +120,7 @@ def test_camera_yfov_cubicspline_and_discrete_visibility(tmp_path):
             times=[0, 2],
             values=np.array(yfov, np.float32).reshape(-1),
         ),
-        dict(
-            pointer="/nodes/0/extensions/KHR_node_visibility/visible",
-            interpolation="STEP",
-            times=[0, 1, 2],
-            values=np.array([1, 0, 1], np.uint8),
-            component_type=5121,
-        ),
+        visibility([1, 0, 1]),
     ]
     scene = load(_scene_file(tmp_path, channels))
     clip = scene.clips[0]
@@ -166,13 +173,7 @@ def test_bad_pointers_are_ignored_with_reasons_and_the_rest_plays(tmp_path, caps
         dict(pointer="/nodes/0/mesh", times=[0, 1], values=[0.0, 1.0]),
         dict(pointer="/cameras/1/perspective/yfov", times=[0, 1], values=[0.1, 0.2]),
         dict(pointer="/materials/0/emissiveFactor", times=[0, 1], values=[0.5, 0.5]),  # SCALAR for a float3
-        dict(
-            pointer="/nodes/0/extensions/KHR_node_visibility/visible",
-            interpolation="LINEAR",
-            times=[0, 1],
-            values=np.array([1, 0], np.uint8),
-            component_type=5121,
-        ),
+        visibility([1, 0], "LINEAR"),
         dict(pointer=BASE, times=[0, 1], values=[[0, 0, 0, 1]] * 2),  # a second channel on the same colour
         dict(pointer="/meshes/1/weights", times=[0, 1], values=[0.0, 0.0, 1.0, 1.0]),
     ]
@@ -209,13 +210,7 @@ def test_bake_resamples_pointer_channels_and_keeps_booleans(tmp_path):
         dict(pointer=BASE, times=[0, 1, 2], values=[[1, 0, 0, 1], [0, 0, 1, 1], [0, 1, 0, 1]]),
         dict(pointer="/cameras/0/perspective/yfov", times=[0, 2], values=[0.5, 1.0]),
         dict(pointer="/nodes/1/weights/1", times=[0, 2], values=[0.0, 1.0]),
-        dict(
-            pointer="/nodes/0/extensions/KHR_node_visibility/visible",
-            interpolation="STEP",
-            times=[0, 1],
-            values=np.array([1, 0], np.uint8),
-            component_type=5121,
-        ),
+        visibility([1, 0]),
     ]
     scene = load(_scene_file(tmp_path, channels))
     out = bake_file(scene, tmp_path / "baked.glb", "catmull-rom", fps=10).path

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PIL import Image
 
+from tests.render.conftest import cli_render
 from viewer.base.resources import asset_path
 from viewer.cli.main import main
 
@@ -13,27 +13,8 @@ DEMO = asset_path("interpolation.gltf")
 
 
 def render(tmp_path, name: str, *flags) -> np.ndarray:
-    out = tmp_path / f"{name}.png"
-    assert (
-        main(
-            [
-                "render",
-                str(DEMO),
-                "-o",
-                str(out),
-                "--time",
-                "1",
-                "--size",
-                "160x120",
-                "--no-grid",
-                "--no-axes",
-                "--quiet",
-                *flags,
-            ]
-        )
-        == 0
-    )
-    return np.asarray(Image.open(out).convert("RGB")).astype(np.int16)
+    picture = cli_render(DEMO, tmp_path / f"{name}.png", "--time", "1", "--size", "160x120", "--quiet", *flags)
+    return picture.astype(np.int16)
 
 
 def test_each_look_flag_changes_the_picture(gl_available, tmp_path):

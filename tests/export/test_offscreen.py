@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from tests.conftest import REPO_ROOT, khronos_model
-from tests.render.conftest import gl_error, pixels_off
+from tests.render.conftest import cli_render, gl_error, pixels_off
 from viewer import export
 from viewer.cli import main
 from viewer.pose.bounds import clip_bounds
@@ -119,26 +119,7 @@ def test_mp4_over_a_clip(tmp_path, capfd):
 
 def test_single_png_size_and_background(tmp_path, gl):
     out = tmp_path / "one.png"
-    assert (
-        main(
-            [
-                "render",
-                str(khronos_model("BoxAnimated")),
-                "-o",
-                str(out),
-                "--time",
-                "1.0",
-                "--size",
-                "200x100",
-                "--background",
-                "#ff0000",
-                "--no-grid",
-                "--no-axes",
-            ]
-        )
-        == 0
-    )
-    rgb = np.asarray(Image.open(out).convert("RGB"))
+    rgb = cli_render(khronos_model("BoxAnimated"), out, "--time", "1.0", "--size", "200x100", "--background", "#ff0000")
     assert rgb.shape == (100, 200, 3)
     assert tuple(rgb[0, 0]) == (255, 0, 0) and tuple(rgb[-1, 0]) == (255, 0, 0)
 
@@ -255,11 +236,7 @@ def test_gltf_camera_by_index_and_name(tmp_path, gl):
     pictures = {}
     for cam in ("auto", "0", "front"):
         out = tmp_path / f"{cam}.png"
-        assert (
-            main(["render", str(path), "-o", str(out), "--camera", cam, "--size", "64x64", "--no-grid", "--no-axes"])
-            == 0
-        )
-        pictures[cam] = np.asarray(Image.open(out).convert("RGB"))
+        pictures[cam] = cli_render(path, out, "--camera", cam, "--size", "64x64")
     assert (pictures["0"] == pictures["front"]).all()
     assert (pictures["0"] != pictures["auto"]).any()
     lit = pictures["0"].max(axis=2) > 60  # the quad, ±1 at 10 units with yfov 0.5: (1 / (10 tan 0.25))² ≈ 15 %
@@ -295,31 +272,9 @@ def test_a_single_picture_of_a_travelling_model_frames_its_pose(tmp_path):
     path = b.write_gltf(tmp_path, "walker.gltf")
     lit = {}
     for frame in ("auto", "clip", "pose"):
-        out = tmp_path / f"{frame}.png"
-        assert (
-            main(
-                [
-                    "render",
-                    str(path),
-                    "-o",
-                    str(out),
-                    "--time",
-                    "0.5",
-                    "--frame",
-                    frame,
-                    "--size",
-                    "64x64",
-                    "--no-grid",
-                    "--no-axes",
-                    "--yaw",
-                    "0",
-                    "--pitch",
-                    "0",
-                ]
-            )
-            == 0
-        )
-        lit[frame] = (np.asarray(Image.open(out).convert("RGB")).max(axis=2) > 60).mean()
+        front = ("--size", "64x64", "--yaw", "0", "--pitch", "0")
+        picture = cli_render(path, tmp_path / f"{frame}.png", "--time", "0.5", "--frame", frame, *front)
+        lit[frame] = (picture.max(axis=2) > 60).mean()
     assert lit["auto"] == lit["pose"] > 10 * lit["clip"]  # the walker fills its frame, not a 30-unit strip
 
 

@@ -62,19 +62,19 @@ def installed(tmp_path_factory) -> Path:
     return target
 
 
+def run_installed(installed: Path, cwd: Path, code: str) -> subprocess.CompletedProcess:
+    """Python ``code`` run against the installed copy alone (not the checkout: another folder, no PATH)."""
+    env = {"PYTHONPATH": str(installed), "PATH": ""}
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=cwd, env=env)
+
+
 def test_installed_package_finds_shaders_and_assets(installed: Path, tmp_path: Path) -> None:
     code = (
         "import json, viewer, viewer.base.resources as r;"
         "print(json.dumps({'pkg': viewer.__file__, 'shaders': sorted(p.name for p in r.shader_dir().glob('*.glsl')),"
         "'assets': sorted(p.name for p in r.asset_dir().glob('*.gltf')), 'shader_dir': str(r.shader_dir())}))"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={"PYTHONPATH": str(installed), "PATH": ""},
-    )
+    proc = run_installed(installed, tmp_path, code)
     assert proc.returncode == 0, proc.stderr
     found = json.loads(proc.stdout)
     assert Path(found["pkg"]).is_relative_to(installed)
@@ -89,13 +89,7 @@ def test_installed_cli_runs_on_the_packaged_demo(installed: Path, tmp_path: Path
         "import viewer.base.resources as r, sys; from viewer.cli import main;"
         "sys.exit(main(['inspect', str(r.asset_path('interpolation.gltf'))]))"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={"PYTHONPATH": str(installed), "PATH": ""},
-    )
+    proc = run_installed(installed, tmp_path, code)
     assert proc.returncode == 0, proc.stderr
     assert "Interpolation modes" in proc.stdout
 

@@ -19,6 +19,7 @@ from PIL import Image
 
 from tests.conftest import GL
 from tests.gltf_builder import GltfBuilder
+from viewer.cli.main import main
 from viewer.scene.scene import load
 
 IMAGES = Path(__file__).resolve().parents[1] / "images"
@@ -26,6 +27,13 @@ FAILURES = IMAGES / "_failures"
 LEVEL_TOLERANCE = 8  # out of 255, per channel
 MAX_FRACTION_OFF = 0.01  # of all pixels
 UPDATE = os.environ.get("ANIMVIEW_UPDATE_GOLDEN") == "1"
+
+
+def cli_render(path, out, *flags) -> np.ndarray:
+    """``animview render PATH -o OUT --no-grid --no-axes FLAGS...`` in this process, as a user runs it; the PNG it
+    wrote as (H, W, 3) uint8. Asserts the command exits 0."""
+    assert main(["render", str(path), "-o", str(out), "--no-grid", "--no-axes", *map(str, flags)]) == 0
+    return np.asarray(Image.open(out).convert("RGB"))
 
 
 def gl_error(gl: GL) -> str:

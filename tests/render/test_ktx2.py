@@ -9,7 +9,7 @@ import numpy as np
 from PIL import Image
 
 from tests.gltf_builder import GltfBuilder
-from viewer.cli.main import main
+from tests.render.conftest import cli_render
 
 KTX2_MAGIC = b"\xabKTX 20\xbb\r\n\x1a\n"
 
@@ -42,26 +42,7 @@ def _quad_file(tmp_path, fallback: bool):
 
 
 def _render(path, out):
-    assert (
-        main(
-            [
-                "render",
-                str(path),
-                "-o",
-                str(out),
-                "--size",
-                "64x64",
-                "--no-grid",
-                "--no-axes",
-                "--yaw",
-                "0",
-                "--pitch",
-                "0",
-            ]
-        )
-        == 0
-    )
-    return np.asarray(Image.open(out).convert("RGB")).astype(int)
+    return cli_render(path, out, "--size", "64x64", "--yaw", "0", "--pitch", "0").astype(int)
 
 
 def test_a_required_ktx2_texture_without_fallback_loads_and_warns_once(tmp_path, capsys):

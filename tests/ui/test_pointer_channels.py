@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.animation.test_pointer import BASE, _scene_file
+from tests.animation.test_pointer import BASE, _scene_file, visibility
 from tests.app.conftest import Driver
 from viewer.compare import views as compare
 from viewer.pose.pose import Pose
@@ -20,13 +20,7 @@ COLOUR = dict(pointer=BASE, times=[0, 1, 2], values=COLOURS)
 INTENSITY = dict(pointer=LIGHT, times=[0, 2], values=[5.0, 9.0])
 CHANNELS = [  # rows: 0 colour, 1 visibility of node 0, 2 intensity, 3 yfov, 4 node 1's weight 1
     COLOUR,
-    dict(
-        pointer="/nodes/0/extensions/KHR_node_visibility/visible",
-        interpolation="STEP",
-        times=[0, 1, 2],
-        values=np.array([1, 0, 1], np.uint8),
-        component_type=5121,
-    ),
+    visibility([1, 0, 1]),
     INTENSITY,
     dict(pointer="/cameras/0/perspective/yfov", times=[0, 2], values=[0.8, 1.2]),
     dict(pointer="/nodes/1/weights/1", times=[0, 2], values=[0.0, 1.0]),

@@ -74,9 +74,9 @@ def world_steps(parent: np.ndarray, depth: np.ndarray) -> list[tuple[np.ndarray,
     block = int(np.ceil(np.sqrt(deepest + 1)))
     if deepest > BLOCKS_FROM_DEPTH:
         levels = np.arange(deepest + 1)
-        first, inner = at[levels % block == 0], at[levels % block >= 2]
+        inner = at[levels % block >= 2].sum()  # rows of the steps inside blocks; then every non-root once
         steps = (block - 2) + 2 * -(-(deepest + 1) // block)
-        costs["blocks"] = call_cost * steps + row_cost * (inner.sum() + first[1:].sum() + below[1] - first[1:].sum())
+        costs["blocks"] = call_cost * steps + row_cost * (inner + below[1])
     best = min(costs, key=costs.get)  # the first of equals: levels
     if best == "levels":
         return level_steps(parent, depth)
