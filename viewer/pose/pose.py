@@ -119,12 +119,13 @@ class Pose:
         self._matrix_nodes = np.flatnonzero(self.scene.nodes.has_matrix & ~b.animated)
         self.update_world()
 
-    def world_at(self, clip: Clip, times: np.ndarray, mode: str = "authored") -> np.ndarray:
+    def world_at(self, clip: Clip, times: np.ndarray, mode: str = "authored", values=None) -> np.ndarray:
         """World matrices (F, N, 4, 4) at each of F times (seconds): the rule of ``apply`` + ``update_world``
-        for many times in one pass (trails sample whole clips). Changes nothing in this pose."""
+        for many times in one pass (trails sample whole clips). Changes nothing in this pose. ``values``:
+        the clip already sampled at those times (F, C, W), for callers that read more of it."""
         times = np.asarray(times, dtype=np.float64).reshape(-1)
         nodes, b = self.scene.nodes, self.binding(clip)
-        values = clip.sample(times, mode)  # (F, C, W)
+        values = clip.sample(times, mode) if values is None else values
         trs = {"translation": nodes.translation, "rotation": nodes.rotation, "scale": nodes.scale}
         batch = {p: np.broadcast_to(v, (len(times),) + v.shape).copy() for p, v in trs.items()}
         for path, target in batch.items():

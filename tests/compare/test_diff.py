@@ -1,0 +1,235 @@
+"""``animview diff`` on pairs of files made here, each with the answer worked out independently in the test:
+forward kinematics written out with plain trigonometry, morph and colour changes by their definition.
+
+The rig: root → j0 → j1 → j2 → j3, a chain of unit bones up +y; a skinned strip with one vertex per joint
+(each bound wholly to its joint, 0.2 to the side of it); a morphed triangle whose one target lifts vertex 0
+by 1 in z; material 0's base colour animated by KHR_animation_pointer. Clip "Wave" turns j1 about z by 30° at
+t = 1 s and back (LINEAR keys at 0, 1, 2 s), drives the morph weight 0 → 1 → 0 and fades the red channel.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from tests.gltf_builder import GltfBuilder
+from viewer.cli import main
+from viewer.compare.diff import diff_scenes, diff_times
+from viewer.compare.matching import match_nodes, node_paths
+from viewer.scene.scene import load
+
+NAMES = ("root", "j0", "j1", "j2", "j3", "skinned", "morphed")
+CHILDREN = {0: [1, 5, 6], 1: [2], 2: [3], 3: [4]}
+BASE = "/materials/0/pbrMetallicRoughness/baseColorFactor"
+
+
+def z_turn(degrees: float) -> list[float]:
+    half = math.radians(degrees) / 2
+    return [0.0, 0.0, math.sin(half), math.cos(half)]
+
+
+def rig(
+    tmp_path,
+    name: str = "a.gltf",
+    order: tuple[int, ...] = tuple(range(7)),
+    extra_deg: float = 0.0,
+    root_offset=(0.0, 0.0, 0.0),
+    time_scale: float = 1.0,
+    weight_peak: float = 1.0,
+    red_end: float = 0.0,
+    extra_clip: bool = False,
+    hide: bool = False,
+):
+    """The rig above, written with node i of the story at file index ``order[i]`` (so a reordered copy has
+    the same name paths); the other arguments change one thing of clip "Wave" in a known way."""
+    b = GltfBuilder()
+    b.doc["materials"] = [{"pbrMetallicRoughness": {"baseColorFactor": [1, 1, 1, 1]}}]
+    b.doc["extensionsUsed"] = ["KHR_animation_pointer", "KHR_node_visibility"]
+    strip = np.array([[0.2, float(k), 0.0] for k in range(4)] + [[-0.2, 0.0, 0.0]], np.float32)
+    joints = b.add_accessor(np.array([[k, 0, 0, 0] for k in range(4)] + [[0, 0, 0, 0]], np.uint8), target=34962)
+    weights = b.add_accessor(np.array([[1, 0, 0, 0]] * 5, np.float32), target=34962)
+    skinned = b.add_mesh(strip, [0, 1, 4, 1, 2, 4, 2, 3, 4], attributes={"JOINTS_0": joints, "WEIGHTS_0": weights})
+    tri = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32)
+    lift = np.array([[0, 0, 1], [0, 0, 0], [0, 0, 0]], np.float32)
+    morphed = b.add_mesh(tri, [0, 1, 2], targets=[lift], weights=[0.0])
+    for m in (skinned, morphed):
+        b.doc["meshes"][m]["primitives"][0]["material"] = 0
+    at = list(order)
+    story = [
+        dict(translation=list(root_offset)),
+        dict(),
+        dict(translation=[0.0, 1.0, 0.0]),
+        dict(translation=[0.0, 1.0, 0.0]),
+        dict(translation=[0.0, 1.0, 0.0]),
+        dict(mesh=skinned, skin=0),
+        dict(mesh=morphed, extensions={"KHR_node_visibility": {"visible": True}}),
+    ]
+    nodes = [None] * 7
+    for i, props in enumerate(story):
+        if i in CHILDREN:
+            props["children"] = [at[c] for c in CHILDREN[i]]
+        nodes[at[i]] = dict(name=NAMES[i], **props)
+    for props in nodes:
+        b.add_node(**props)
+    ibm = np.stack([np.eye(4)] * 4)
+    ibm[:, 1, 3] = -np.arange(4)
+    b.add_skin([at[1], at[2], at[3], at[4]], ibm)
+    keys = [0.0 * time_scale, 1.0 * time_scale, 2.0 * time_scale]
+    wave = [
+        dict(node=at[2], path="rotation", times=keys, values=[z_turn(0), z_turn(30 + extra_deg), z_turn(0)]),
+        dict(node=at[6], path="weights", times=keys, values=[[0.0], [weight_peak], [0.0]]),
+        dict(pointer=BASE, times=[0.0, 2.0 * time_scale], values=[[1, 1, 1, 1], [red_end, 1, 1, 1]]),
+    ]
+    if hide:
+        vis = f"/nodes/{at[6]}/extensions/KHR_node_visibility/visible"
+        wave.append(dict(pointer=vis, interpolation="STEP", times=[0, 1.5], values=np.array([1, 0], np.uint8),
+                         component_type=5121))
+    b.add_animation(wave, name="Wave")
+    if extra_clip:
+        b.add_animation([dict(node=at[1], path="rotation", times=[0, 1], values=[z_turn(0), z_turn(5)])], name="Extra")
+    b.add_scene([at[0]])
+    return b.write_gltf(tmp_path, name)
+
+
+def report(tmp_path, **change):
+    return diff_scenes(load(rig(tmp_path)), load(rig(tmp_path, "b.gltf", **change)))
+
+
+def node_row(clip: dict, name: str) -> dict:
+    return next(n for n in clip["nodes"] if n["name"] == name)
+
+
+def test_identical_files_are_zero_everywhere(tmp_path):
+    r = report(tmp_path)
+    (c,) = r["clips"]
+    assert r["max_distance"] == 0 and not r["differs"]
+    assert all(n["max_distance"] == 0 and n["max_angle_deg"] == 0 for n in c["nodes"])
+    assert c["vertices"]["max_distance"] == 0 and c["vertices"]["matched_by"] == "index"
+    assert c["weights"] == [] and c["pointers"] == [] and c["visibility"] == []
+    assert c["first_over"] is None
+    assert all(d == 0 for _, d in c["over_time"])
+    assert r["unmatched"] == {"clips_a": [], "clips_b": [], "nodes_a": [], "nodes_b": []}
+
+
+def test_reordered_nodes_match_by_path_and_are_zero(tmp_path):
+    order = (6, 3, 0, 5, 1, 4, 2)
+    a, b = load(rig(tmp_path)), load(rig(tmp_path, "b.gltf", order=order))
+    match = match_nodes(a, b)
+    assert match.by_path.all() and len(match.a) == 7
+    assert [b.nodes.names[j] for j in match.b] == list(NAMES)
+    assert node_paths(a)[4] == "root/j0/j1/j2/j3"
+    r = diff_scenes(a, b)
+    assert r["max_distance"] == 0 and not r["differs"] and r["matched_nodes"] == {"by_path": 7, "by_index": 0}
+
+
+def test_one_key_turned_moves_that_joints_subtree_by_forward_kinematics(tmp_path):
+    theta = 4.0
+    r = report(tmp_path, extra_deg=theta)
+    (c,) = r["clips"]
+    # At t = 1 j1 is turned 30° (A) or 30° + θ (B) about z; j2 and j3 sit 1 and 2 up the bone from it.
+    for name, length in (("j2", 1.0), ("j3", 2.0)):
+        a = np.array([-math.sin(math.radians(30)), math.cos(math.radians(30))]) * length
+        b = np.array([-math.sin(math.radians(30 + theta)), math.cos(math.radians(30 + theta))]) * length
+        row = node_row(c, name)
+        assert row["max_distance"] == pytest.approx(np.linalg.norm(a - b), rel=0.01)
+        assert row["t"] == pytest.approx(1.0)
+    assert node_row(c, "j1")["max_distance"] == 0 and node_row(c, "j1")["max_angle_deg"] == pytest.approx(theta, 0.01)
+    for name in ("root", "j0", "morphed"):
+        assert node_row(c, name)["max_distance"] == 0 and node_row(c, name)["max_angle_deg"] == 0
+    assert c["nodes"][0]["name"] == "j3" and c["worst"]["t"] == pytest.approx(1.0)
+    # The strip's top vertex is 0.2 beside j3: 2 up and 0.2 across from j1, turned θ further.
+    reach = math.hypot(0.2, 2.0)
+    assert c["vertices"]["max_distance"] == pytest.approx(2 * reach * math.sin(math.radians(theta) / 2), rel=0.01)
+    over = np.array(c["over_time"])
+    assert over[over[:, 1].argmax(), 0] == pytest.approx(1.0)
+    assert 0 < c["first_over"] < 1.0 and r["differs"]
+
+
+def test_root_offset_moves_every_node_by_it(tmp_path):
+    r = report(tmp_path, root_offset=(0.0, 0.0, 0.5))
+    (c,) = r["clips"]
+    assert all(n["max_distance"] == pytest.approx(0.5) for n in c["nodes"])
+    assert c["vertices"]["max_distance"] == pytest.approx(0.5)
+    assert r["max_distance_rel"] == pytest.approx(0.5 / r["size"])
+
+
+def test_retimed_clip_differs_and_is_measured_over_the_longer_clip(tmp_path):
+    r = report(tmp_path, time_scale=1.5)
+    (c,) = r["clips"]
+    assert c["duration_a"] == pytest.approx(2.0) and c["duration_b"] == pytest.approx(3.0)
+    assert r["differs"] and c["over_time"][-1][0] == pytest.approx(3.0)
+    # At t = 1 A's j1 is at its 30° key, B's is 2/3 of the way there: j3's distance follows.
+    at_one = [d for t, d in c["over_time"] if abs(t - 1.0) < 1e-12]
+    assert at_one and at_one[0] > 0
+
+
+def test_clip_on_one_side_only_is_structural_not_an_error(tmp_path):
+    r = report(tmp_path, extra_clip=True)
+    assert r["unmatched"]["clips_b"] == ["Extra"] and not r["differs"]
+    assert [c["a"] for c in r["clips"]] == ["Wave"] and r["clips"][0]["matched_by"] == "name"
+
+
+def test_morph_weight_change_is_its_difference_times_the_target(tmp_path):
+    r = report(tmp_path, weight_peak=0.5)
+    (c,) = r["clips"]
+    assert c["weights"][0]["node"] == "morphed" and c["weights"][0]["max_difference"] == pytest.approx(0.5)
+    assert c["weights"][0]["t"] == pytest.approx(1.0)
+    morph = next(m for m in c["meshes"] if m["node"] == "morphed")
+    assert morph["max_distance"] == pytest.approx(0.5) and r["differs"]
+
+
+def test_pointer_property_change_is_in_its_own_units(tmp_path):
+    r = report(tmp_path, red_end=0.5)
+    (c,) = r["clips"]
+    assert c["pointers"] == [{"pointer": BASE, "max_difference": pytest.approx(0.5), "unit": "value", "t": 2.0}]
+    assert r["max_distance"] == 0 and r["differs"]
+
+
+def test_visibility_flip_is_counted_from_its_first_time(tmp_path):
+    a, b = load(rig(tmp_path, hide=False)), load(rig(tmp_path, "b.gltf", hide=True))
+    (c,) = diff_scenes(a, b)["clips"]
+    (flip,) = c["visibility"]
+    assert flip["node"] == "morphed" and flip["first_t"] == pytest.approx(1.5) and flip["flips"] > 0
+    assert "/nodes/6/extensions/KHR_node_visibility/visible" not in c["structure"]["pointers_b"]
+    assert c["structure"]["channels_b"] == ["root/morphed.visible"]
+
+
+def test_times_are_both_clips_keys_their_midpoints_and_the_grid(tmp_path):
+    a, b = load(rig(tmp_path)), load(rig(tmp_path, "b.gltf", time_scale=1.5))
+    times = diff_times(a.clips[0], b.clips[0], 2.0)
+    keys = [0.0, 1.0, 1.5, 2.0, 3.0]
+    grid = [0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0]
+    mids = [0.5, 1.25, 1.75, 2.5]
+    assert times.tolist() == sorted(set(keys + grid + mids))
+    assert diff_times(None, None, 120.0).tolist() == [0.0]
+
+
+def test_cli_exit_codes_text_and_json(tmp_path, capsys):
+    a, same, moved = rig(tmp_path), rig(tmp_path, "same.gltf"), rig(tmp_path, "moved.gltf", extra_deg=4.0)
+    assert main(["diff", str(a), str(same)]) == 0
+    assert "same: max distance 0" in capsys.readouterr().out
+    assert main(["diff", str(a), str(moved), "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert {"a", "b", "max_distance", "max_distance_rel", "clips", "unmatched"} <= doc.keys()
+    clip = doc["clips"][0]
+    assert {"a", "b", "mode", "max_distance", "max_distance_rel", "worst", "nodes", "vertices", "over_time"} <= clip.keys()
+    assert {"name", "a", "b", "max_distance", "max_angle_deg", "t"} <= clip["nodes"][0].keys()
+    assert main(["diff", str(a), str(moved), "--fail-above", "50%"]) == 0
+    text = capsys.readouterr().out
+    assert "j3" in text and "same" in text.splitlines()[-1]
+    assert main(["diff", str(a), str(moved), "--fail-above", "0.001"]) == 1
+    assert "DIFFERENT" in capsys.readouterr().out
+
+
+def test_file_that_does_not_load_is_one_line_exit_2(tmp_path, capsys):
+    bad = tmp_path / "bad.gltf"
+    bad.write_text('{"asset": {"version": "2.0"}, "nodes": [{"children": [7]}]}')
+    assert main(["diff", str(rig(tmp_path)), str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "bad.gltf" in err and "/nodes/0/children" in err and len(err.splitlines()) == 1
+    assert main(["diff", str(rig(tmp_path)), str(tmp_path / "absent.glb")]) == 2
+    assert main(["diff", str(rig(tmp_path)), str(rig(tmp_path)), "--fail-above", "x%"]) == 2
+    assert main(["diff", str(rig(tmp_path)), str(rig(tmp_path)), "--animation", "Nope"]) == 2

@@ -1,0 +1,144 @@
+"""``animview diff``: is file B still the same animation as file A — and if not, where, when and by how much.
+
+``diff_scenes`` matches clips and nodes (``matching``), measures both files at the union of their key times,
+the midpoints between them and a grid at ``fps`` over the clip (``diff_measure``), and returns the report as
+plain JSON-able data (the schema is in README). Distances are in A's scene units and, as ``*_rel``, fractions
+of A's scene size (the diagonal of its rest pose's bounds). Pure numpy: the window's divergence strip and
+``check --against`` read the same report.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from viewer.animation.clip import Clip
+from viewer.compare import diff_measure as m
+from viewer.compare.diff_report import measured
+from viewer.compare.matching import NodeMatch, match_clips, match_nodes
+from viewer.pose.bounds import pose_bounds
+from viewer.pose.pose import Pose
+from viewer.scene.scene import Scene
+
+DEFAULT_FPS = 120.0
+DEFAULT_FAIL_REL = 1e-5  # of the scene size: below this, two files are the same animation
+
+
+def scene_size(scene: Scene) -> float:
+    """The diagonal of the rest pose's bounds (nodes' positions when nothing is drawn; 1 when all is one point)."""
+    pose = Pose(scene)
+    lo, hi = pose_bounds(pose)
+    size = float(np.linalg.norm(hi - lo)) if np.isfinite(lo).all() and np.isfinite(hi).all() else 0.0
+    if size <= 0 and len(scene.nodes):
+        points = pose.world[:, :3, 3]
+        size = float(np.linalg.norm(np.ptp(points, axis=0)))
+    return size if size > 0 and math.isfinite(size) else 1.0
+
+
+def diff_times(ca: Clip | None, cb: Clip | None, fps: float) -> np.ndarray:
+    """Both clips' key times, the midpoints between them, and a grid at ``fps`` from 0 to the longer end."""
+    keys = np.union1d(*(c.key_times if c is not None else np.zeros(1) for c in (ca, cb)))
+    end = max(c.duration if c is not None else 0.0 for c in (ca, cb))
+    grid = np.arange(0.0, end, 1.0 / fps) if end > 0 else np.zeros(1)
+    mids = 0.5 * (keys[:-1] + keys[1:])
+    return np.union1d(np.union1d(keys, mids), np.append(grid, end))
+
+
+def diff_scenes(
+    a: Scene,
+    b: Scene,
+    only: Clip | None = None,
+    mode: str = "authored",
+    fps: float = DEFAULT_FPS,
+    fail_above: float | None = None,
+    relative: bool = False,
+    mode_b: str | None = None,
+) -> dict:
+    """The diff report of B against A. ``only``: one clip of A (else every clip); ``fail_above``: the
+    distance above which they differ, in scene units or, ``relative``, as a fraction of A's size
+    (default ``DEFAULT_FAIL_REL`` of it). ``mode`` plays both files, or A alone when ``mode_b`` plays B
+    (an original in mode M against its ``bake`` copy as authored)."""
+    size = scene_size(a)
+    if fail_above is None:
+        fail_above, relative = DEFAULT_FAIL_REL, True
+    threshold = float(fail_above) * (size if relative else 1.0)
+    nodes = match_nodes(a, b)
+    pairs, clips_a, clips_b = match_clips(a, b, only)
+    if not a.clips and not b.clips:
+        pairs = [(None, None, "rest pose")]
+    pose_a, pose_b = Pose(a), Pose(b)
+    meshes = _mesh_pairs(pose_a, pose_b, nodes)
+    modes = (mode, mode if mode_b is None else mode_b)
+    clips = [_clip(pose_a, pose_b, ca, cb, rule, modes, fps, nodes, meshes, size, threshold) for ca, cb, rule in pairs]
+    worst = max((c["max_distance"] for c in clips), default=0.0)
+    report = {
+        "a": str(a.path),
+        "b": str(b.path),
+        "size": size,
+        "threshold": threshold,
+        "max_distance": worst,
+        "max_distance_rel": worst / size,
+        "differs": any(c["differs"] for c in clips),
+        "clips": clips,
+        "matched_nodes": {"by_path": int(nodes.by_path.sum()), "by_index": int((~nodes.by_path).sum())},
+        "unmatched": {
+            "clips_a": [c.name for c in clips_a],
+            "clips_b": [c.name for c in clips_b],
+            "nodes_a": [nodes.paths_a[i] for i in nodes.only_a.tolist()],
+            "nodes_b": [nodes.paths_b[i] for i in nodes.only_b.tolist()],
+        },
+    }
+    return report
+
+
+def _mesh_pairs(pose_a: Pose, pose_b: Pose, nodes: NodeMatch) -> list[m.MeshPair]:
+    """Matched mesh nodes that deform (skinned or morphed on either side)."""
+    sa, sb = pose_a.scene, pose_b.scene
+    out = []
+    for i, j in zip(nodes.a.tolist(), nodes.b.tolist()):
+        if sa.nodes.mesh[i] < 0 or sb.nodes.mesh[j] < 0:
+            continue
+        deforms = [s.nodes.skin[n] >= 0 or s.meshes[s.nodes.mesh[n]].target_count > 0 for s, n in ((sa, i), (sb, j))]
+        if any(deforms):
+            out.append(m.MeshPair(pose_a, pose_b, i, j))
+    return out
+
+
+def _channels(scene: Scene, clip: Clip | None, paths: tuple[str, ...]) -> set[str]:
+    """What a clip animates, named so both files can be compared: node path + property, or the pointer."""
+    if clip is None:
+        return set()
+    out = set()
+    for ch in clip.channels:
+        if ch.consumer != "node":
+            out.add(ch.pointer)
+        else:
+            element = "" if ch.element is None else f"/{ch.element}"
+            out.add(f"{paths[ch.node]}.{ch.path}{element}")
+    return out
+
+
+def _clip(pose_a, pose_b, ca, cb, rule, modes, fps, nodes: NodeMatch, meshes, size, threshold) -> dict:
+    times = diff_times(ca, cb, fps)
+    acc = m.Accumulator(nodes, meshes, pose_a.scene, pose_b.scene)
+    step = m.chunk_length(len(pose_a.scene.nodes), len(pose_b.scene.nodes))
+    for lo in range(0, len(times), step):
+        t = times[lo : lo + step]
+        acc.add(m.batch(pose_a, ca, t, modes[0]), m.batch(pose_b, cb, t, modes[1]))
+    out = measured(acc, pose_a.scene, pose_b.scene, nodes, size, threshold)
+    ch_a = _channels(pose_a.scene, ca, nodes.paths_a)
+    ch_b = _channels(pose_b.scene, cb, nodes.paths_b)
+    out["structure"]["channels_a"] = sorted(ch_a - ch_b)
+    out["structure"]["channels_b"] = sorted(ch_b - ch_a)
+    head = {
+        "a": ca.name if ca is not None else "(rest pose)",
+        "b": cb.name if cb is not None else "(rest pose)",
+        "matched_by": rule,
+        "mode": modes[0],
+        "mode_b": modes[1],
+        "duration_a": ca.duration if ca is not None else 0.0,
+        "duration_b": cb.duration if cb is not None else 0.0,
+        "times": len(times),
+    }
+    return head | out

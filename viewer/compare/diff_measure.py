@@ -1,0 +1,190 @@
+"""How far apart two files' animations are, measured where it shows: in world space, chunk by chunk of times.
+
+Both clips are posed for a batch of times at once (``pose.batch``), then per matched node the world position
+distance and the rotation angle, per skinned or morphed mesh the largest vertex displacement (an even subset
+of at most ``VERTEX_BUDGET`` vertices, matched by index or, after a re-export reordered them, by nearest rest
+position), morph weights, pointer values and visibility. Only running maxima and the per-time maximum are
+kept, so a long clip is measured in bounded memory.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from viewer.animation.clip import Clip
+from viewer.pose.batch import MeshPoints, PoseBatch, pose_batch
+from viewer.pose.pose import Pose
+
+VERTEX_BUDGET = 2048  # vertices measured per mesh node; larger meshes are measured on an even subset
+WORLD_FLOATS = 2_000_000  # world matrix floats per chunk of times and side (16 MB)
+NEAREST_PAIRS = 4_000_000  # distance pairs per step of the nearest-vertex search
+
+
+def rest_batch(pose: Pose) -> PoseBatch:
+    """The rest pose as a one-time batch (files without animations, and the vertex correspondence)."""
+    nodes = pose.scene.nodes
+    weights = {n: np.asarray(w, np.float64)[None] for n, w in enumerate(nodes.weights) if w is not None}
+    return PoseBatch(np.zeros(1), pose.world[None].copy(), weights, pose.visible[None].copy(), {})
+
+
+def batch(pose: Pose, clip: Clip | None, times: np.ndarray, mode: str) -> PoseBatch:
+    """``pose_batch``, or the rest pose repeated when there is no clip."""
+    if clip is not None:
+        return pose_batch(pose, clip, times, mode)
+    rest, f = rest_batch(pose), len(times)
+    rep = {n: np.repeat(w, f, axis=0) for n, w in rest.weights.items()}
+    return PoseBatch(times, np.repeat(rest.world, f, axis=0), rep, np.repeat(rest.visible, f, axis=0), {})
+
+
+def rotation_angle(ma: np.ndarray, mb: np.ndarray) -> np.ndarray:
+    """Angle (radians) between the rotations of two stacks of 4×4 world matrices, each column's scale divided
+    out; atan2 of the axis length and the trace keeps it exact near 0 and near 180°."""
+    a, b = ma[..., :3, :3], mb[..., :3, :3]
+    na, nb = _column_lengths(a), _column_lengths(b)
+    r = np.einsum("...ki,...kj->...ij", a, b) / (na[..., :, None] * nb[..., None, :])  # Raᵀ·Rb
+    axis = np.stack([r[..., 2, 1] - r[..., 1, 2], r[..., 0, 2] - r[..., 2, 0], r[..., 1, 0] - r[..., 0, 1]], -1)
+    trace = r[..., 0, 0] + r[..., 1, 1] + r[..., 2, 2]
+    return np.arctan2(np.sqrt((axis * axis).sum(axis=-1)), trace - 1.0)
+
+
+def _column_lengths(m: np.ndarray) -> np.ndarray:
+    """(…, 3) lengths of the matrices' columns; 1 where a column is zero (its angle is then meaningless)."""
+    length = np.sqrt(m[..., 0, :] ** 2 + m[..., 1, :] ** 2 + m[..., 2, :] ** 2)
+    length[length == 0] = 1.0
+    return length
+
+
+def even_subset(count: int, budget: int = VERTEX_BUDGET) -> np.ndarray:
+    """At most ``budget`` indices spread evenly over ``count`` (all of them when they fit)."""
+    if count <= budget:
+        return np.arange(count)
+    return np.unique(np.linspace(0, count - 1, budget).round().astype(np.int64))
+
+
+def nearest(points: np.ndarray, pool: np.ndarray) -> tuple[np.ndarray, float]:
+    """Index in ``pool`` of each point's nearest neighbour, and the largest such distance (brute force in
+    steps of ``NEAREST_PAIRS`` pairs: the points are a bounded subset, the pool one mesh)."""
+    out = np.zeros(len(points), dtype=np.int64)
+    gap = 0.0
+    step = max(1, NEAREST_PAIRS // max(1, len(pool)))
+    for lo in range(0, len(points), step):
+        d = ((points[lo : lo + step, None, :] - pool[None, :, :]) ** 2).sum(axis=-1)
+        out[lo : lo + step] = d.argmin(axis=1)
+        gap = max(gap, float(np.sqrt(d.min(axis=1).max(initial=0.0))))
+    return out, gap
+
+
+class MeshPair:
+    """One mesh node of A and its partner in B, ready to measure vertex displacement over time."""
+
+    def __init__(self, pose_a: Pose, pose_b: Pose, node_a: int, node_b: int) -> None:
+        self.node_a, self.node_b = node_a, node_b
+        full_a, full_b = MeshPoints(pose_a, node_a), MeshPoints(pose_b, node_b)
+        pick = even_subset(full_a.count)
+        self.total = full_a.count
+        rest_a = full_a.at(rest_batch(pose_a))[0]
+        rest_b = full_b.at(rest_batch(pose_b))[0]
+        same = full_a.count == full_b.count and np.allclose(full_a.base, full_b.base, rtol=0, atol=1e-6 * _size(rest_a))
+        if same:
+            partner, self.rule, self.gap = pick, "index", 0.0
+        else:
+            partner, self.gap = nearest(rest_a[pick], rest_b)
+            self.rule = "nearest"
+        self.a = MeshPoints(pose_a, node_a, pick)
+        self.b = MeshPoints(pose_b, node_b, partner)
+
+    def displacement(self, ba: PoseBatch, bb: PoseBatch) -> np.ndarray:
+        """(F,) the largest vertex displacement at each time of the batches."""
+        d = np.linalg.norm(self.a.at(ba) - self.b.at(bb), axis=-1)
+        return np.nan_to_num(d, nan=np.inf).max(axis=1, initial=0.0)
+
+
+def _size(points: np.ndarray) -> float:
+    return float(np.ptp(points, axis=0).max(initial=0.0)) if len(points) else 1.0
+
+
+def chunk_length(nodes_a: int, nodes_b: int) -> int:
+    """Times per chunk so both sides' world matrices stay within ``WORLD_FLOATS``."""
+    return max(1, WORLD_FLOATS // (16 * max(1, nodes_a, nodes_b)))
+
+
+ANGLE_FIELDS = ("yfov", "Angle", "rotation")  # pointer properties in radians: reported in degrees
+
+
+def value_unit(target: str) -> str:
+    """The unit a pointer property's difference is given in: degrees for angles, else the property's own."""
+    return "deg" if any(f in target.rsplit("/", 1)[-1] for f in ANGLE_FIELDS) else "value"
+
+
+class Accumulator:
+    """Running maxima over chunks of times: nothing per time is kept but the overall maximum."""
+
+    def __init__(self, nodes, meshes: list[MeshPair], a, b) -> None:
+        self.ia, self.ib, self.meshes = nodes.a, nodes.b, meshes
+        size = len(nodes.a)
+        self.dist, self.dist_t = np.zeros(size), np.zeros(size)
+        self.angle = np.zeros(size)
+        self.mesh_max, self.mesh_t = np.zeros(len(meshes)), np.zeros(len(meshes))
+        self.flips, self.flip_t = np.zeros(size, dtype=np.int64), np.full(size, np.nan)
+        self.over_time: list[np.ndarray] = []
+        self.weight_pairs = [
+            (i, j)
+            for i, j in zip(nodes.a.tolist(), nodes.b.tolist())
+            if a.nodes.weights[i] is not None and b.nodes.weights[j] is not None
+        ]
+        self.weights = {p: (0.0, 0.0) for p in self.weight_pairs}
+        self.values: dict[str, tuple[float, float]] = {}
+        self.pointers_a: set[str] = set()
+        self.pointers_b: set[str] = set()
+        self.target_counts = {(i, j): (len(a.nodes.weights[i]), len(b.nodes.weights[j])) for i, j in self.weight_pairs}
+
+    def add(self, ba: PoseBatch, bb: PoseBatch) -> None:
+        times = ba.times
+        wa, wb = ba.world[:, self.ia], bb.world[:, self.ib]
+        with np.errstate(invalid="ignore", over="ignore"):
+            d = np.nan_to_num(np.linalg.norm(wa[..., :3, 3] - wb[..., :3, 3], axis=-1), nan=np.inf)
+            ang = np.nan_to_num(rotation_angle(wa, wb), nan=np.pi)
+        self._running(self.dist, self.dist_t, d, times)
+        np.maximum(self.angle, ang.max(axis=0, initial=0.0), out=self.angle)
+        per_time = d.max(axis=1, initial=0.0)
+        for k, pair in enumerate(self.meshes):
+            dm = pair.displacement(ba, bb)
+            self._running(self.mesh_max[k : k + 1], self.mesh_t[k : k + 1], dm[:, None], times)
+            np.maximum(per_time, dm, out=per_time)
+        self.over_time.append(np.stack([times, per_time], axis=1))
+        flips = ba.visible[:, self.ia] != bb.visible[:, self.ib]
+        if flips.any():
+            first = np.where(flips.any(axis=0), times[flips.argmax(axis=0)], np.nan)
+            self.flip_t = np.where(np.isnan(self.flip_t), first, self.flip_t)
+            self.flips += flips.sum(axis=0)
+        for i, j in self.weight_pairs:
+            k = min(ba.weights[i].shape[1], bb.weights[j].shape[1])
+            self.weights[(i, j)] = self._worst(self.weights[(i, j)], ba.weights[i][:, :k] - bb.weights[j][:, :k], times)
+        self.pointers_a |= set(ba.properties)
+        self.pointers_b |= set(bb.properties)
+        for target in ba.properties.keys() & bb.properties.keys():
+            va, vb = ba.properties[target], bb.properties[target]
+            k = min(va.shape[1], vb.shape[1])
+            delta = np.degrees(va[:, :k] - vb[:, :k]) if value_unit(target) == "deg" else va[:, :k] - vb[:, :k]
+            self.values[target] = self._worst(self.values.get(target, (0.0, 0.0)), delta, times)
+
+    @staticmethod
+    def _running(best: np.ndarray, best_t: np.ndarray, d: np.ndarray, times: np.ndarray) -> None:
+        """best/best_t (M,) ← the larger of themselves and d's (F, M) column maxima, with their times."""
+        if not len(d):
+            return
+        idx = d.argmax(axis=0)
+        cur = d[idx, np.arange(d.shape[1])]
+        better = cur > best
+        best[better] = cur[better]
+        best_t[better] = times[idx[better]]
+
+    @staticmethod
+    def _worst(prev: tuple[float, float], delta: np.ndarray, times: np.ndarray) -> tuple[float, float]:
+        """(largest |delta| so far, its time), NaN counted as infinitely different."""
+        with np.errstate(invalid="ignore"):
+            per_time = np.nan_to_num(np.abs(delta), nan=np.inf).max(axis=1, initial=0.0)
+        if not len(per_time) or per_time.max() <= prev[0]:
+            return prev
+        k = int(per_time.argmax())
+        return float(per_time[k]), float(times[k])

@@ -1,0 +1,118 @@
+"""Which clip, node, channel and property of file A is which of file B, robust to re-export.
+
+Exporters and optimizers reorder arrays, drop unused nodes and rename nothing, or rename and reorder nothing:
+matching by index alone would compare a hip with an elbow after a harmless reorder. So clips match by the name
+the file gives them, else by index; nodes by their path of names from the scene root (an unnamed node by its
+place among its siblings), else by index; every pair says which rule made it, and whatever is left over on
+one side is a structural difference, listed by ``diff``, never an error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from viewer.animation.clip import Clip
+from viewer.scene.scene import Scene
+
+
+@dataclass(frozen=True)
+class NodeMatch:
+    """Pairs of node indices (``a[k]`` in A is ``b[k]`` in B) and what is on one side only."""
+
+    a: np.ndarray  # (M,) node indices in A
+    b: np.ndarray  # (M,) node indices in B
+    by_path: np.ndarray  # (M,) bool: matched by name path (else by index)
+    only_a: np.ndarray  # nodes of A with no partner
+    only_b: np.ndarray
+    paths_a: tuple[str, ...]
+    paths_b: tuple[str, ...]
+
+    def partner(self) -> dict[int, int]:
+        """A's node index → B's, for the matched nodes."""
+        return dict(zip(self.a.tolist(), self.b.tolist()))
+
+
+def node_paths(scene: Scene) -> tuple[str, ...]:
+    """Each node's path of names from its root, ``"Armature/Hips/Spine"``. An unnamed node is ``#k``, its
+    place among its parent's children (or among the roots); a path two nodes share gets ``~2``, ``~3`` …"""
+    raw = scene.document.raw.get("nodes") or []
+    names = [n.get("name") if isinstance(n, dict) else None for n in raw]
+    names = [n if isinstance(n, str) and n else None for n in names] + [None] * (len(scene.nodes) - len(raw))
+    place = np.zeros(len(scene.nodes), dtype=np.int64)
+    for parent, node in enumerate(raw):
+        children = node.get("children") if isinstance(node, dict) else None
+        for k, child in enumerate(children if isinstance(children, list) else []):
+            if isinstance(child, int) and 0 <= child < len(place):
+                place[child] = k
+    roots = [int(r) for r in scene.roots] + [int(n) for n in np.flatnonzero(scene.nodes.parent < 0)]
+    for k, root in enumerate(dict.fromkeys(roots)):
+        place[root] = k
+    paths: list[str] = [""] * len(scene.nodes)
+    parent = scene.nodes.parent
+    for node in scene.nodes.order.tolist():
+        segment = names[node] or f"#{place[node]}"
+        paths[node] = segment if parent[node] < 0 else f"{paths[parent[node]]}/{segment}"
+    seen: dict[str, int] = {}
+    for node, path in enumerate(paths):
+        seen[path] = seen.get(path, 0) + 1
+        if seen[path] > 1:
+            paths[node] = f"{path}~{seen[path]}"
+    return tuple(paths)
+
+
+def match_nodes(a: Scene, b: Scene) -> NodeMatch:
+    """Nodes by name path, then the rest by index (only between nodes neither path rule took)."""
+    paths_a, paths_b = node_paths(a), node_paths(b)
+    where_b = {p: i for i, p in enumerate(paths_b)}
+    pairs = {i: where_b[p] for i, p in enumerate(paths_a) if p in where_b}
+    by_path = set(pairs)
+    taken = set(pairs.values())
+    for i in range(min(len(paths_a), len(paths_b))):
+        if i not in pairs and i not in taken:
+            pairs[i] = i
+            taken.add(i)
+    ia = np.array(sorted(pairs), dtype=np.int64)
+    ib = np.array([pairs[i] for i in ia.tolist()], dtype=np.int64)
+    only_a = np.setdiff1d(np.arange(len(paths_a)), ia)
+    only_b = np.setdiff1d(np.arange(len(paths_b)), ib)
+    return NodeMatch(ia, ib, np.isin(ia, list(by_path)), only_a, only_b, paths_a, paths_b)
+
+
+def given_name(scene: Scene, clip: Clip) -> str | None:
+    """The name the file gives a clip (None when it gives none: the ``animation K`` label is ours)."""
+    anims = scene.document.raw.get("animations") or []
+    name = anims[clip.index].get("name") if 0 <= clip.index < len(anims) else None
+    return name if isinstance(name, str) and name else None
+
+
+def match_clips(a: Scene, b: Scene, only: Clip | None = None) -> tuple[list[tuple[Clip, Clip, str]], list, list]:
+    """(pairs (clip of A, clip of B, "name" | "index"), clips of A only, clips of B only).
+
+    ``only``: match just that clip of A (``--animation``); the others are then neither matched nor listed.
+    """
+    names_b: dict[str, list[Clip]] = {}
+    for clip in b.clips:
+        name = given_name(b, clip)
+        if name is not None:
+            names_b.setdefault(name, []).append(clip)
+    pairs, taken = [], set()
+    wanted = a.clips if only is None else (only,)
+    rest = []
+    for clip in wanted:
+        same = names_b.get(given_name(a, clip) or "", [])
+        if len(same) == 1 and same[0].index not in taken:
+            pairs.append((clip, same[0], "name"))
+            taken.add(same[0].index)
+        else:
+            rest.append(clip)
+    for clip in rest:
+        if clip.index < len(b.clips) and clip.index not in taken:
+            pairs.append((clip, b.clips[clip.index], "index"))
+            taken.add(clip.index)
+    paired = {id(p[0]) for p in pairs}
+    only_a = [c for c in wanted if id(c) not in paired]
+    only_b = [c for c in b.clips if c.index not in taken] if only is None else []
+    pairs.sort(key=lambda p: p[0].index)
+    return pairs, only_a, only_b
