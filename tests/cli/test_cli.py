@@ -286,6 +286,16 @@ def test_bench_on_a_still_model_reports_its_render_figures(capsys, tmp_path):
         assert result["render_fps"] > 0 and result["render_fps_noaa"] > 0
 
 
+def test_bench_times_diff_in_its_own_process(capsys, minimal_file, tmp_path):
+    args = ("--json", "--frames", "5", "--render-frames", "2", "--size", "64x48")
+    code, out, err = run(capsys, "bench", minimal_file, *args, "--diff", minimal_file)
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["diff_s"] > 0 and result["diff_status"] == 0 and result["diff_peak_mb"] > 10
+    code, _, err = run(capsys, "bench", minimal_file, *args, "--diff", tmp_path / "absent.glb")
+    assert code == 2 and "--diff failed" in err and "absent.glb" in err and len(err.strip().splitlines()) == 1
+
+
 def test_bench_text_output(capsys, minimal_file):
     code, out, _ = run(capsys, "bench", minimal_file, "--frames", "20")
     assert code == 0

@@ -85,8 +85,15 @@ def rig(
     ]
     if hide:
         vis = f"/nodes/{at[6]}/extensions/KHR_node_visibility/visible"
-        wave.append(dict(pointer=vis, interpolation="STEP", times=[0, 1.5], values=np.array([1, 0], np.uint8),
-                         component_type=5121))
+        wave.append(
+            dict(
+                pointer=vis,
+                interpolation="STEP",
+                times=[0, 1.5],
+                values=np.array([1, 0], np.uint8),
+                component_type=5121,
+            )
+        )
     b.add_animation(wave, name="Wave")
     if extra_clip:
         b.add_animation([dict(node=at[1], path="rotation", times=[0, 1], values=[z_turn(0), z_turn(5)])], name="Extra")
@@ -215,7 +222,17 @@ def test_cli_exit_codes_text_and_json(tmp_path, capsys):
     doc = json.loads(capsys.readouterr().out)
     assert {"a", "b", "max_distance", "max_distance_rel", "clips", "unmatched"} <= doc.keys()
     clip = doc["clips"][0]
-    assert {"a", "b", "mode", "max_distance", "max_distance_rel", "worst", "nodes", "vertices", "over_time"} <= clip.keys()
+    assert {
+        "a",
+        "b",
+        "mode",
+        "max_distance",
+        "max_distance_rel",
+        "worst",
+        "nodes",
+        "vertices",
+        "over_time",
+    } <= clip.keys()
     assert {"name", "a", "b", "max_distance", "max_angle_deg", "t"} <= clip["nodes"][0].keys()
     assert main(["diff", str(a), str(moved), "--fail-above", "50%"]) == 0
     text = capsys.readouterr().out
@@ -233,3 +250,69 @@ def test_file_that_does_not_load_is_one_line_exit_2(tmp_path, capsys):
     assert main(["diff", str(rig(tmp_path)), str(tmp_path / "absent.glb")]) == 2
     assert main(["diff", str(rig(tmp_path)), str(rig(tmp_path)), "--fail-above", "x%"]) == 2
     assert main(["diff", str(rig(tmp_path)), str(rig(tmp_path)), "--animation", "Nope"]) == 2
+
+
+def test_each_file_in_its_own_mode(tmp_path):
+    a, b = load(rig(tmp_path)), load(rig(tmp_path, "b.gltf"))
+    same = diff_scenes(a, b, mode="step", mode_b="step")
+    assert same["max_distance"] == 0 and same["clips"][0]["mode_b"] == "step"
+    parted = diff_scenes(a, b, mode="step", mode_b="authored")["clips"][0]
+    # STEP holds j1 at 0° until t = 1; LINEAR is at 15° at t = 0.5: j3, 2 up the bone, is 2·2·sin(7.5°) away.
+    at_half = dict(map(tuple, parted["over_time"]))[0.5]
+    assert at_half >= 4 * math.sin(math.radians(7.5)) * (1 - 1e-9)
+    assert parted["mode"] == "step" and parted["mode_b"] == "authored"
+
+
+def test_chunks_of_times_give_the_same_report_as_one(tmp_path, monkeypatch):
+    from viewer.compare import diff_measure
+
+    a, b = load(rig(tmp_path)), load(rig(tmp_path, "b.gltf", extra_deg=3.0, weight_peak=0.7, red_end=0.2))
+    whole = diff_scenes(a, b)
+    monkeypatch.setattr(diff_measure, "WORLD_FLOATS", 16 * 7 * 3)  # three times a chunk
+    assert diff_measure.chunk_length(7, 7) == 3
+    assert diff_scenes(a, b) == whole
+
+
+def test_reordered_vertices_match_by_nearest_rest_position(tmp_path):
+    from viewer.compare import diff_measure
+
+    a = load(rig(tmp_path))
+    b_path = rig(tmp_path, "b.gltf")
+    doc = json.loads(b_path.read_text())
+    morphed = doc["meshes"][1]["primitives"][0]
+    # Rotate the triangle's vertex order (positions, the target and the indices together): the same shape.
+    binary = bytearray((tmp_path / "b.bin").read_bytes())
+    from tests.gltf_builder import overwrite_accessor
+
+    tri = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32)
+    lift = np.array([[0, 0, 1], [0, 0, 0], [0, 0, 0]], np.float32)
+    overwrite_accessor(doc, binary, morphed["attributes"]["POSITION"], np.roll(tri, 1, axis=0))
+    overwrite_accessor(doc, binary, morphed["targets"][0]["POSITION"], np.roll(lift, 1, axis=0))
+    overwrite_accessor(doc, binary, morphed["indices"], np.array([1, 2, 0], np.uint16))
+    (tmp_path / "b.bin").write_bytes(bytes(binary))
+    b_path.write_text(json.dumps(doc))
+    (c,) = diff_scenes(a, load(b_path))["clips"]
+    mesh = next(m for m in c["meshes"] if m["node"] == "morphed")
+    assert mesh["matched_by"] == "nearest" and mesh["rest_gap"] == 0 and mesh["max_distance"] == 0
+    assert diff_measure.nearest(np.array([[0.9, 0.1, 0.0]]), tri.astype(np.float64))[0].tolist() == [1]
+
+
+def test_huge_meshes_are_measured_on_an_even_subset_said_in_the_report(tmp_path, monkeypatch):
+    from viewer.compare import diff_measure
+
+    monkeypatch.setattr(diff_measure, "VERTEX_BUDGET", 3)
+    (c,) = report(tmp_path, extra_deg=4.0)["clips"]
+    strip = next(m for m in c["meshes"] if m["node"] == "skinned")
+    assert (strip["measured"], strip["of"]) == (3, 5)
+    assert diff_measure.even_subset(5, 3).tolist() == [0, 2, 4]
+
+
+def test_unnamed_nodes_are_named_by_their_place_among_siblings(tmp_path):
+    b = GltfBuilder()
+    b.add_node(children=[1, 2])
+    b.add_node(name="x")
+    b.add_node()
+    b.add_node()
+    b.add_scene([0, 3])
+    scene = load(b.write_gltf(tmp_path))
+    assert node_paths(scene) == ("#0", "#0/x", "#0/#1", "#1")

@@ -59,7 +59,9 @@ def _diff_figures(args) -> dict:
     )
     argv = ["diff", args.file, args.diff] + (["--allow-outside-folder"] if args.allow_outside_folder else [])
     done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True)
-    if done.returncode != 0 or not done.stdout.strip():
-        raise UsageError(f"animview bench: --diff failed: {(done.stderr.strip() or 'no output').splitlines()[-1]}")
-    seconds, status, rss_kb = done.stdout.split()[-3:]
+    figures = done.stdout.split()[-3:]
+    if done.returncode != 0 or len(figures) != 3 or figures[1] == "2":
+        why = (done.stderr.strip() or "no output").splitlines()[-1]
+        raise UsageError(f"animview bench: --diff failed: {why}")
+    seconds, status, rss_kb = figures
     return {"diff_s": float(seconds), "diff_status": int(status), "diff_peak_mb": int(rss_kb) / 1024}

@@ -41,7 +41,7 @@ def rotation_angle(ma: np.ndarray, mb: np.ndarray) -> np.ndarray:
     out; atan2 of the axis length and the trace keeps it exact near 0 and near 180°."""
     a, b = ma[..., :3, :3], mb[..., :3, :3]
     na, nb = _column_lengths(a), _column_lengths(b)
-    r = np.einsum("...ki,...kj->...ij", a, b) / (na[..., :, None] * nb[..., None, :])  # Raᵀ·Rb
+    r = (a.swapaxes(-1, -2) @ b) / (na[..., :, None] * nb[..., None, :])  # Raᵀ·Rb
     axis = np.stack([r[..., 2, 1] - r[..., 1, 2], r[..., 0, 2] - r[..., 2, 0], r[..., 1, 0] - r[..., 0, 1]], -1)
     trace = r[..., 0, 0] + r[..., 1, 1] + r[..., 2, 2]
     return np.arctan2(np.sqrt((axis * axis).sum(axis=-1)), trace - 1.0)
@@ -54,8 +54,9 @@ def _column_lengths(m: np.ndarray) -> np.ndarray:
     return length
 
 
-def even_subset(count: int, budget: int = VERTEX_BUDGET) -> np.ndarray:
-    """At most ``budget`` indices spread evenly over ``count`` (all of them when they fit)."""
+def even_subset(count: int, budget: int | None = None) -> np.ndarray:
+    """At most ``budget`` (``VERTEX_BUDGET``) indices spread evenly over ``count`` (all of them when they fit)."""
+    budget = VERTEX_BUDGET if budget is None else budget
     if count <= budget:
         return np.arange(count)
     return np.unique(np.linspace(0, count - 1, budget).round().astype(np.int64))
