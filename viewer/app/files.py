@@ -1,5 +1,5 @@
-"""The window's files: opening and reloading one (R, a dropped file), framing what it holds (F), and writing
-screenshots (P) and the loop range as a GIF (E).
+"""The window's files: opening and reloading one (R, a dropped file), holding another against it (B), framing
+what it holds (F), and writing screenshots (P) and the loop range as a GIF (E).
 
 Kept apart from the frame because this is where the window meets the disk, and the disk's failures (a broken
 file, a full folder, a bad path) must never stop the viewer: a file that fails to load leaves the current one
@@ -42,16 +42,22 @@ class FilesMixin:
         self._posed = None
         self._followed = (None, None)  # a new file: nothing followed yet (no jump from the old one's node)
 
+    def _load(self, path: str | Path):
+        """The scene of ``path``, or None with the error in the bar and on stderr."""
+        try:
+            return load(path, self.options.allow_outside_folder)
+        except (GltfError, OSError) as exc:
+            self.state.message = str(exc).replace("\n", " ")
+            print(f"animview: {self.state.message}", file=sys.stderr)
+            return None
+
     def open(self, path: str | Path, keep_view: bool = False) -> bool:
         """Load ``path`` in place of the current file (``keep_view``: a reload — same clip, time, camera).
 
         A file that fails to load leaves the current one showing and puts the error in the bar.
         """
-        try:
-            scene = load(path, self.options.allow_outside_folder)
-        except (GltfError, OSError) as exc:
-            self.state.message = str(exc).replace("\n", " ")
-            print(f"animview: {self.state.message}", file=sys.stderr)
+        scene = self._load(path)
+        if scene is None:
             return False
         self.renderer.release()
         self.lines.release()
@@ -64,6 +70,18 @@ class FilesMixin:
         self._bounds_key = None
         if not keep_view:
             self.frame_scene()
+        return True
+
+    def open_against(self, path: str | Path) -> bool:
+        """Hold ``path`` against the current file (B in the right pane, the divergence strip under the ruler).
+
+        A file that fails to load changes nothing and puts the error in the bar, as ``open`` does.
+        """
+        b = self._load(path)
+        if b is None:
+            return False
+        self.state.set_against(b)
+        self.state.message = f"against {Path(path).name}"
         return True
 
     def frame_scene(self) -> None:

@@ -5,8 +5,8 @@ Kept apart from the window's wiring because these are the rules a picture is mad
 (``files``) and picking (``input``) must use the very same ones: the same pose rule (``_pose_at``), the same
 view (``_scene_view``), the same drawing objects and camera (``_scene_drawing``), the same aspect, or an
 exported frame or a clicked node would not match what the window shows. The 3D view is drawn as exports draw
-it (``render.scene_view``); in compare view it is split into one pane per mode on the same clock and camera,
-and the camera is fitted to the first pane.
+it (``render.scene_view``); in compare view it is split into one pane per mode — or A | B, held against
+another file — on the same clock and camera, and the camera is fitted to the first pane.
 """
 
 from __future__ import annotations
@@ -45,7 +45,11 @@ class FrameMixin:
 
     def _scene_view(self) -> SceneView:
         s = self.state
-        return SceneView(s.clip, s.clock.t, s.compare_modes, s.selected_node, s.display)
+        if s.against is None:
+            return SceneView(s.clip, s.clock.t, s.pane_sources(), s.selected_node, s.display)
+        divergence = s.divergence()
+        scale = divergence.node_scale if divergence is not None else 0.0
+        return SceneView(s.clip, s.clock.t, s.pane_sources(), s.selected_node, s.display, s.against.match, scale)
 
     def _scene_drawing(self) -> SceneDrawing:
         """What the 3D view is drawn with now: the file's renderer, panes and lines, the pose and ``view_camera``."""
@@ -85,8 +89,10 @@ class FrameMixin:
         return self.wnd.size
 
     def _panes(self) -> int:
-        """Panes the 3D view is split into now (1 outside compare view)."""
-        return len(self.state.compare_modes) if self.state.display.compare else 1
+        """Panes the 3D view is split into now (1 outside compare view; A | B against another file)."""
+        if not self.state.display.compare:
+            return 1
+        return 2 if self.state.against is not None else len(self.state.compare_modes)
 
     def _aspect(self) -> float:
         """Width / height of (the first pane of) the 3D view: the camera is fitted to it."""

@@ -4,8 +4,8 @@ Kept apart from the frame because input only ever changes state (the clock, the 
 pending command) and the next ``on_render`` shows the result; nothing here draws. The overlay sees every
 event first; keys and typed characters run shortcuts (``keys.Shortcuts``: one action per press) unless an
 imgui text field is typing; mouse buttons drive the camera (left orbit, right / middle pan, wheel zoom, a
-click picks a node) unless the pointer is on the overlay. Tests call these ``on_*`` methods with synthetic
-values, as moderngl-window does.
+click picks a node) unless the pointer is on the overlay; a file dropped on a pane opens there. Tests call
+these ``on_*`` methods with synthetic values, as moderngl-window does.
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ class InputMixin:
     def _pick(self, x: int, y: int) -> int | None:
         """The node shown nearest window point (x, y): in the 3D view, or in the compare pane clicked."""
         if self.state.display.compare:
-            return self.compare_view.pick(x, y, self.state.compare_modes)
+            return self.compare_view.pick(x, y)
         size = self._view_size()
         return pick(self.pose.world, np.arange(len(self.scene.nodes)), self.view_projection(), size, x, y)
 
@@ -120,5 +120,13 @@ class InputMixin:
             self.state.message = "orbit camera (the file's cameras are in the View section)"
 
     def on_files_dropped_event(self, x: int, y: int, paths: list) -> None:
-        if paths:
+        """A file dropped on the first pane (or the single view) opens as the file; on another pane it is
+        held against the file there (B), so two versions are compared by dragging them in."""
+        if not paths:
+            return
+        rects = self.compare_view.rects if self.state.display.compare else []
+        pane = next((i for i, (px, py, pw, ph) in enumerate(rects) if px <= x < px + pw and py <= y < py + ph), 0)
+        if pane > 0:
+            self.open_against(paths[0])
+        else:
             self.open(paths[0])

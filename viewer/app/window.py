@@ -58,6 +58,7 @@ class ViewOptions:
         allow_outside_folder: files opened may name buffers and images outside their folder tree.
         camera: look through this glTF camera (index; a node must carry it) instead of the orbit camera.
         look: the View section's look to start with (``Look`` field → value; the command line's flags).
+        against: a second file (B) held against this one: panes A | B and the divergence strip.
     """
 
     path: Path
@@ -72,6 +73,7 @@ class ViewOptions:
     allow_outside_folder: bool = False
     camera: int | None = None
     look: dict = field(default_factory=dict)
+    against: Path | None = None
 
 
 class ViewerApp(InputMixin, FrameMixin, FilesMixin, mglw.WindowConfig):
@@ -96,6 +98,7 @@ class ViewerApp(InputMixin, FrameMixin, FilesMixin, mglw.WindowConfig):
         timer=None,
         options: ViewOptions | None = None,
         scene: Scene | None = None,
+        against: Scene | None = None,
         **kwargs,
     ) -> None:
         super().__init__(ctx=ctx, wnd=wnd, timer=timer, **kwargs)
@@ -121,6 +124,9 @@ class ViewerApp(InputMixin, FrameMixin, FilesMixin, mglw.WindowConfig):
         clock = Clock(speed=options.speed)
         self.state = ViewerState(self.scene, clock, options.animation, options.mode, options.fps, options.compare)
         self.state.display.look = Look(**options.look)
+        if against is None and options.against is not None:
+            against = load(options.against, options.allow_outside_folder)
+        self.state.set_against(against)
         clock.seek(options.time)
         if not options.paused:
             clock.play()

@@ -165,6 +165,20 @@ def add_compare_argument(parser: argparse.ArgumentParser, help: str) -> None:
     parser.add_argument("--compare", type=modes_argument, default=None, metavar="M1,M2[,M3[,M4]]", help=help)
 
 
+def add_against_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--against B``: a second version of the file, compared pane by pane; ``help`` says what is drawn."""
+    parser.add_argument("--against", metavar="B", default=None, help=help)
+
+
+def load_against(args: argparse.Namespace):
+    """The scene of ``--against`` (None when not given), under the same file access policy as FILE."""
+    if args.against is None:
+        return None
+    from viewer.scene.scene import load
+
+    return load(args.against, args.allow_outside_folder)
+
+
 def load_scene(args: argparse.Namespace, command: str, need_animation: bool = False):
     """The scene of ``args.file`` under the file access policy; a command that means nothing without an
     animation (``sample``, ``bench``) refuses a file that has none."""

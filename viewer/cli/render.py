@@ -25,7 +25,11 @@ FRAME_HELP = (
     "what the auto camera fits: the whole clip, or the pose at --time (auto: the pose for a single PNG of a "
     "model that crosses the scene, else the whole clip; not with --compare or --camera K)"
 )
-OVERLAY_HELP = "draw the viewer's timeline and panels over the frames, as the window shows them"
+OVERLAY_HELP = (
+    "draw the viewer's timeline and panels over the frames, as the window shows them (with --against: the "
+    "divergence strip along the bottom)"
+)
+AGAINST_HELP = "compare with file B: panes A | B side by side, one camera and time (B's clip matched to A's)"
 NODE_HELP = "with --compare: node the trails and curves follow (default: the three that move most)"
 
 
@@ -63,6 +67,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--ghosts", action="store_true", help="with --compare: the mesh at every key time, faded")
     p.add_argument("--curves", action="store_true", help="with --compare: plot the channel in every mode below")
     p.add_argument("--node", type=int, default=None, metavar="K", help=NODE_HELP)
+    a.add_against_argument(p, AGAINST_HELP)
+    p.add_argument("--overlay-b", action="store_true", help="with --against: B drawn translucent inside A's pane")
     from viewer.cli import render_library
 
     render_library.add_arguments(p)
@@ -133,8 +139,10 @@ def run(args) -> int:
     end = (clip.duration if clip is not None else 0.0) if args.end is None else args.end
     if end < start:
         raise UsageError(f"animview render: --end {end} is before --start {start}")
-    if args.compare is None and (args.trails or args.ghosts or args.curves or args.node is not None):
-        raise UsageError("animview render: --trails, --ghosts, --curves and --node go with --compare")
+    _check_against(args)
+    panes = args.compare is not None or args.against is not None
+    if not panes and (args.trails or args.ghosts or args.curves or args.node is not None):
+        raise UsageError("animview render: --trails, --ghosts, --curves and --node go with --compare or --against")
     if args.compare is not None and args.mode != "authored":
         raise UsageError("animview render: --compare already names the modes; leave out --mode")
     if args.compare is not None and args.overlay:
@@ -144,7 +152,7 @@ def run(args) -> int:
     try:
         if kind != "png":
             _kernels_if_worth_it(scene, clip, (end - start) * args.fps + 1)
-        source = _frame_source(args, scene, clip, view, clip_box)
+        source = _frame_source(args, scene, clip, view, clip_box, a.load_against(args))
         if kind == "png":
             export.write_png(source, out, args.time)
             count = 1
@@ -183,7 +191,7 @@ def _frame_pose(args, kind: str, scene, clip):
         return False, None
     if args.frame == "pose":
         return True, None
-    if kind != "png" or args.compare is not None:
+    if kind != "png" or args.compare is not None or args.against is not None:
         return False, None
     from viewer.export.offscreen import pose_bounds_at, travels
     from viewer.pose.bounds import clip_bounds
@@ -192,12 +200,28 @@ def _frame_pose(args, kind: str, scene, clip):
     return travels(*clip_box, *pose_bounds_at(scene, clip, args.time, args.mode)), clip_box
 
 
-def _frame_source(args, scene, clip, view, clip_box=None):
-    """The offscreen source the options ask for: compare panes, the overlay, or the plain picture."""
+def _check_against(args) -> None:
+    """What goes with ``--against``: not ``--compare`` or ``--curves`` (the panes are the two files);
+    ``--overlay-b`` only with it."""
+    if args.against is None:
+        if args.overlay_b:
+            raise UsageError("animview render: --overlay-b goes with --against")
+        return
     if args.compare is not None:
+        raise UsageError("animview render: --against shows the two files side by side; leave out --compare")
+    if args.curves:
+        raise UsageError("animview render: --curves goes with --compare, not --against")
+
+
+def _frame_source(args, scene, clip, view, clip_box=None, against=None):
+    """The offscreen source the options ask for: compare or against panes, the overlay, or the plain picture."""
+    if args.compare is not None or against is not None:
         from viewer.export.compare import CompareLook, CompareOffscreen
 
-        look = CompareLook(args.compare, args.trails, args.curves, args.node, args.ghosts)
+        modes = args.compare or ()
+        look = CompareLook(
+            modes, args.trails, args.curves, args.node, args.ghosts, against, args.overlay, args.overlay_b
+        )
         return CompareOffscreen(scene, clip, view, look=look)
     if args.overlay:
         from viewer.export.overlay import OverlayOffscreen

@@ -33,6 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     a.add_mode_argument(parser)
     parser.add_argument("--fps", type=a.positive, default=30.0, help="frame rate for frame stepping and the ruler")
     a.add_compare_argument(parser, "start in compare view: one pane per interpolation mode (C toggles it)")
+    a.add_against_argument(parser, "compare with file B: panes A | B on one clock and camera, a divergence strip")
     parser.add_argument("--window", choices=WINDOW_CLASSES, default="pyglet", help=WINDOW_HELP)
     parser.add_argument("--backend", help="context backend, e.g. egl for --window headless")
     parser.add_argument("--size", type=a.size, default=(1280, 720), help="window size WIDTHxHEIGHT")
@@ -55,8 +56,11 @@ def run(args: argparse.Namespace) -> int:
         args.file = asset_path(DEFAULT_DEMO)
     path = Path(args.file)
     scene = a.load_scene(args, "")
+    against = a.load_against(args)
     clip = a.pick_clip(scene, args.animation, "")
     camera = a.pick_camera(scene, args.camera, "")
+    if args.against is not None and args.compare is not None:
+        raise UsageError("animview: --against shows the two files side by side; leave out --compare")
     if args.speed == 0:
         raise UsageError("animview: --speed must not be 0 (use --paused)")
 
@@ -75,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
         allow_outside_folder=args.allow_outside_folder,
         camera=None if camera == "auto" else camera,
         look=a.look_options(args),
+        against=Path(args.against) if args.against is not None else None,
     )
     try:
         wnd = open_window(args.window, args.size, args.backend)
@@ -85,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    app = ViewerApp(ctx=wnd.ctx, wnd=wnd, options=options, scene=scene)
+    app = ViewerApp(ctx=wnd.ctx, wnd=wnd, options=options, scene=scene, against=against)
     if args.window == "glfw":  # moderngl-window 3.1's glfw window forwards no file drops; glfw reports them
         import glfw
 

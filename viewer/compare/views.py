@@ -124,6 +124,8 @@ class Trail:
         jumps: (F − 1, K) True where the segment from sample i to i + 1 ends on a key at which the path
             jumps (its value there differs from the value just before, as STEP does): no motion happens
             along such a segment, so it must not be drawn.
+        label, rgb: the pane it belongs to and its colour ("" and None: the mode names and colours it; two
+            files' panes may share a mode).
     """
 
     mode: str
@@ -133,6 +135,17 @@ class Trail:
     key_times: np.ndarray
     key_points: np.ndarray
     jumps: np.ndarray
+    label: str = ""
+    rgb: tuple[float, float, float] | None = None
+
+    @property
+    def owner(self) -> str:
+        """The pane this trail is drawn opaque in (its label, else its mode)."""
+        return self.label or self.mode
+
+    @property
+    def color(self) -> tuple[float, float, float]:
+        return self.rgb if self.rgb is not None else MODE_COLORS[self.mode]
 
     def at(self, t: float) -> np.ndarray:
         """(K, 3) positions at time t (seconds), linearly between samples (for the current-time marker)."""

@@ -1,4 +1,5 @@
-"""Pane labels and the curve strip of the compare view, drawn with Pillow into exported frames.
+"""Pane labels, the curve strip and the divergence strip of the compare and against views, drawn with Pillow
+into exported frames.
 
 Headless frames have no imgui/ImPlot, so the curve plot is drawn here: one small plot per component of
 the selected channel (Euler degrees for rotations, which read better than quaternion components), one
@@ -13,6 +14,7 @@ from typing import Mapping, Sequence
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from viewer.compare.against import Divergence, PaneSource, column_maxima, error_colors
 from viewer.compare.views import PixelRect, Series, mode_rgb255, moving_components
 
 AXIS = (120, 124, 132)
@@ -25,15 +27,22 @@ def _font(size: int) -> ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
-def draw_labels(rgb: np.ndarray, rects: Sequence[PixelRect], modes: Sequence[str], size: int = 18) -> np.ndarray:
-    """Each pane's mode name in its colour at the pane's top-left corner, on a dark box; returns a new array."""
+def _rgb255(rgb) -> tuple[int, int, int]:
+    return tuple(int(round(255 * float(c))) for c in rgb[:3])
+
+
+def draw_labels(
+    rgb: np.ndarray, rects: Sequence[PixelRect], sources: Sequence[PaneSource], size: int = 18
+) -> np.ndarray:
+    """Each pane's label (its mode, or its file and clip) in its colour at the pane's top-left corner, on a dark
+    box; returns a new array."""
     img = Image.fromarray(rgb)
     draw = ImageDraw.Draw(img)
     font = _font(size)
-    for (x, y, w, h), mode in zip(rects, modes):
-        box = draw.textbbox((x + PAD, y + PAD), mode, font=font)
+    for (x, y, w, h), src in zip(rects, sources):
+        box = draw.textbbox((x + PAD, y + PAD), src.label, font=font)
         draw.rectangle((box[0] - 4, box[1] - 3, box[2] + 4, box[3] + 3), fill=(20, 22, 26))
-        draw.text((x + PAD, y + PAD), mode, fill=mode_rgb255(mode), font=font)
+        draw.text((x + PAD, y + PAD), src.label, fill=_rgb255(src.color), font=font)
         if x > 0:  # pane borders: the left edge, and the top edge of a second row
             draw.line((x, y, x, y + h), fill=(60, 64, 72), width=2)
         if y > 0:
@@ -89,4 +98,48 @@ def draw_curves(
                 draw.ellipse((a - 3, b - 3, a + 3, b + 3), fill=(255, 255, 255))
         hx = float(to_px(min(max(t, t0), t1), lo)[0])
         draw.line((hx, py, hx, py + ph), fill=PLAYHEAD, width=2)
+    return np.asarray(img)
+
+
+WORST = (255, 64, 215)  # the worst time's mark, as the window's strip draws it
+
+
+def draw_strip(
+    rgb: np.ndarray,
+    rect: PixelRect,
+    div: Divergence | None,
+    duration: float,
+    t: float,
+    background: tuple[int, int, int] = (24, 26, 30),
+) -> np.ndarray:
+    """The divergence strip into ``rect``: a caption, the distance over [0, ``duration``] seconds as the error
+    colour scale (one column per pixel: the largest distance in its time span), the worst time and the
+    playhead at ``t``; returns a new array."""
+    img = Image.fromarray(rgb)
+    draw = ImageDraw.Draw(img)
+    x0, y0, w, h = rect
+    draw.rectangle((x0, y0, x0 + w - 1, y0 + h - 1), fill=background)
+    font = _font(13)
+    caption = "B has no matching clip" if div is None else f"B against A: max {div.max_distance:.3g}"
+    label_w = int(draw.textlength(caption, font=font)) + 2 * PAD
+    draw.text((x0 + PAD, y0 + (h - 13) // 2), caption, fill=TEXT, font=font)
+    if div is None or duration <= 0:
+        return np.asarray(img)
+    sx0, sx1 = x0 + label_w, x0 + w - PAD
+    columns = max(sx1 - sx0, 1)
+    colors = np.round(255 * error_colors(column_maxima(div.times, div.distances, 0.0, duration, columns), div.scale))
+    band = np.asarray(img).copy()
+    band[y0 + 4 : y0 + h - 4, sx0 : sx0 + columns] = colors.astype(np.uint8)[None]
+    img = Image.fromarray(band)
+    draw = ImageDraw.Draw(img)
+
+    def x_of(time: float) -> float:
+        return sx0 + min(max(time, 0.0), duration) / duration * columns
+
+    if div.scale > 0:
+        wx = x_of(div.worst_t)
+        draw.line((wx, y0 + 1, wx, y0 + h - 2), fill=WORST, width=2)
+        draw.polygon([(wx - 5, y0), (wx + 5, y0), (wx, y0 + 6)], fill=WORST)
+    px = x_of(t)
+    draw.line((px, y0, px, y0 + h - 1), fill=PLAYHEAD, width=2)
     return np.asarray(img)

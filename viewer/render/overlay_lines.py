@@ -111,8 +111,17 @@ class OverlayLines:
         self.buffer = ctx.buffer(reserve=capacity * FLOATS * 4, dynamic=True)
         self.vao = ctx.vertex_array(self.program, [(self.buffer, "3f 4f", "in_position", "in_color")])
 
-    def draw(self, pose: Pose, view_proj: np.ndarray, skeleton: bool, bounds: bool, selected: int | None) -> None:
-        """Draw the chosen parts over whatever the bound framebuffer holds."""
+    def draw(
+        self,
+        pose: Pose,
+        view_proj: np.ndarray,
+        skeleton: bool,
+        bounds: bool,
+        selected: int | None,
+        joint_rgb: np.ndarray | None = None,
+    ) -> None:
+        """Draw the chosen parts over whatever the bound framebuffer holds; ``joint_rgb`` (N, 3) colours each
+        node's joint (the against view's error now), else every joint is ``JOINT_COLOR``."""
         pos = pose.world[:, :3, 3]
         ok = fits_f32(pos)
         lines, points = [], []
@@ -125,7 +134,10 @@ class OverlayLines:
             if fits_f32(edges).all():
                 lines.append(_rows(edges, BOUNDS_COLOR))
         if skeleton:
-            points.append(_rows(pos[self.points[ok[self.points]]], JOINT_COLOR))
+            shown = self.points[ok[self.points]]
+            points.append(_rows(pos[shown], JOINT_COLOR))
+            if joint_rgb is not None:
+                points[-1][:, 3:6] = joint_rgb[shown]
         n_lines = sum(len(a) for a in lines)
         n_points = sum(len(a) for a in points)
         has_selected = selected is not None and 0 <= selected < len(pos) and bool(ok[selected])

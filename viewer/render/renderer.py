@@ -76,6 +76,7 @@ class Renderer:
         self.items = self._draw_items()
         self.instancing = Instancing(ctx, self.items)  # decides once which items are drawn as instances
         self._overlays: Overlays | None = None  # made by set_ground, or at the first frame that needs it
+        self.ground: tuple[np.ndarray, np.ndarray] | None = None
         self._uniforms: dict[int, dict[str, moderngl.Uniform]] = {}
         self._updated: set[int] = set()  # programs whose per-frame uniforms are set for this frame
         self._view_proj = np.eye(4)
@@ -93,7 +94,9 @@ class Renderer:
         return items
 
     def set_ground(self, lo: np.ndarray, hi: np.ndarray) -> None:
-        """Place the ground grid under the bounds [lo, hi] (call with a whole clip's bounds)."""
+        """Place the ground grid under the bounds [lo, hi] (call with a whole clip's bounds); kept in ``ground``
+        so a second file's panes stand on the same grid."""
+        self.ground = (lo, hi)
         if self._overlays is None:
             self._overlays = Overlays(self.ctx, self.programs, lo, hi)
         else:

@@ -1,7 +1,7 @@
 """The 3D part of a viewer frame, composed once for the window and for exports.
 
-What the window shows above its timeline bar — one pose, or one pane per interpolation mode, with the
-skeleton and bounds lines — is drawn here (``SceneDrawing``) from plain settings, so ``app/frame.py``,
+What the window shows above its timeline bar — one pose, or one pane per source (interpolation modes, or two
+files), with the skeleton and bounds lines — is drawn here (``SceneDrawing``) from plain settings, so ``app/frame.py``,
 ``export/overlay.py`` and ``export/view_frames.py`` compose the same picture through the same calls (the
 overlay itself is drawn by each caller on top: ``render/`` knows no imgui).
 """
@@ -14,8 +14,10 @@ from typing import Any, Sequence
 import moderngl
 
 from viewer.animation.clip import Clip
+from viewer.compare.against import PaneSource
+from viewer.compare.matching import NodeMatch
 from viewer.pose.pose import Pose
-from viewer.render.compare_view import CompareView
+from viewer.render.compare_view import CompareView, PaneLook
 from viewer.render.overlay_lines import OverlayLines
 from viewer.render.renderer import Look, Renderer, RenderOptions
 
@@ -37,6 +39,7 @@ class Display:
         compare: the view split into one pane per compared mode (C).
         trails: motion trails in the compare panes.
         ghosts: the mesh at every key time, faded, in the compare panes.
+        overlay_b: in the against view, file B drawn translucent inside A's pane.
         in_place: the motion root's horizontal travel is held, so a walk stays on the spot (M).
         follow: the camera moves with the motion root, or the selected node (T).
     """
@@ -54,6 +57,7 @@ class Display:
     compare: bool = False
     trails: bool = True
     ghosts: bool = False
+    overlay_b: bool = False
 
     in_place: bool = False
     follow: bool = False
@@ -65,16 +69,19 @@ class SceneView:
 
     Attributes:
         clip, t: the clip and its time (seconds); the pose ``SceneDrawing.draw`` draws is set for them.
-        compare_modes: the panes' modes, used when ``display.compare`` is on.
+        sources: the panes' sources (scene, clip, mode), drawn when ``display.compare`` is on.
         selected: the node trails follow and the lines mark (None: no marker, trails follow every node).
         display: the toggles (grid, skeleton, bounds, wireframe, compare, trails, ghosts).
+        match, scale: two files' node pairs and the distance coloured red (``PaneLook``), in the against view.
     """
 
     clip: Clip | None
     t: float
-    compare_modes: Sequence[str] = ()
+    sources: Sequence[PaneSource] = ()
     selected: int | None = None
     display: Display = field(default_factory=Display)
+    match: NodeMatch | None = None
+    scale: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -110,23 +117,13 @@ class SceneDrawing:
         fbo.viewport = viewport
         ctx.wireframe = d.wireframe
         try:
-            if d.compare and view.compare_modes:  # one pane per mode on one clock and camera; top-left origin
+            if d.compare and view.sources:  # one pane per source on one clock and camera; top-left origin
                 x, y, w, h = viewport
-                self.panes.draw(
-                    self.renderer,
-                    camera,
-                    fbo,
-                    (x, window_height - y - h, w, h),
-                    window_height,
-                    view.clip,
-                    view.t,
-                    view.compare_modes,
-                    options,
-                    d.trails,
-                    view.selected,
-                    d.ghosts,
-                    d.in_place,
+                look = PaneLook(
+                    d.trails, view.selected, d.ghosts, d.in_place, d.skeleton, d.overlay_b, view.match, view.scale
                 )
+                area = (x, window_height - y - h, w, h)
+                self.panes.draw(self.renderer, camera, fbo, area, window_height, view.sources, view.t, options, look)
             else:
                 self.renderer.render(pose, camera, fbo, options)
                 ctx.wireframe = False

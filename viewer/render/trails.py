@@ -3,7 +3,7 @@
 The numbers come from ``viewer.compare.views.trail`` (pure numpy, tested without a GPU); this module only uploads
 and draws them with ``shaders/lines.glsl``, the program the grid and the skeleton lines use. Depth testing
 is off, as for the skeleton, so a trail stays visible where it passes behind the mesh. In a pane, the
-pane's own mode is drawn opaque and the other compared modes faded, so the difference is seen in place.
+pane's own trail is drawn opaque and the other panes' faded, so the difference is seen in place.
 A sample whose position is not float32-finite (a hostile file) is written as the origin and cut out of
 its strip, and such key dots and markers are dropped, so no inf or NaN reaches the vertex buffer.
 """
@@ -16,7 +16,7 @@ import moderngl
 import numpy as np
 
 from viewer.base import math3d
-from viewer.compare.views import MODE_COLORS, Trail
+from viewer.compare.views import Trail
 from viewer.render.limits import fits_f32
 from viewer.render.shaders import ProgramCache
 
@@ -42,27 +42,37 @@ def _continuous_runs(jumps: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(bounds[:-1].tolist(), bounds[1:].tolist()))
 
 
-def trail_vertices(trails: Sequence[Trail], own: str, t: float) -> tuple[np.ndarray, list[tuple[int, int]], int, int]:
-    """Vertex rows for drawing: strips first (one per mode and node), then key dots, then the markers.
+def trail_vertices(
+    trails: Sequence[Trail], own: str, t: float, marker_rgb: np.ndarray | None = None
+) -> tuple[np.ndarray, list[tuple[int, int]], int, int]:
+    """Vertex rows for drawing: strips first (one per pane's trail and node), then key dots, then the markers.
 
     Returns:
         (rows (V, 7) float32, [(first, count)] of each strip, number of key dots, number of markers).
-        The pane's ``own`` mode is opaque and drawn last among the strips; other modes are faded.
+        The trails of pane ``own`` (``Trail.owner``) are opaque and drawn last among the strips; the others
+        faded. ``marker_rgb``: (K, 3) colours of the own trail's markers, one per node (the error now, in the
+        against view); else the trail's colour.
     """
-    ordered = sorted(trails, key=lambda tr: tr.mode == own)  # own mode on top
+    ordered = sorted(trails, key=lambda tr: tr.owner == own)  # own pane's on top
     strips, parts, first = [], [], 0
     for tr in ordered:
-        alpha = 1.0 if tr.mode == own else FADED_ALPHA
+        alpha = 1.0 if tr.owner == own else FADED_ALPHA
         for k in range(len(tr.nodes)):
-            parts.append(_rows(tr.points[:, k], MODE_COLORS[tr.mode], alpha))
+            parts.append(_rows(tr.points[:, k], tr.color, alpha))
             bad = ~fits_f32(tr.points[:, k])  # no segment to or from such a sample
             cut = tr.jumps[:, k] | bad[:-1] | bad[1:]
             strips.extend((first + a, b - a) for a, b in _continuous_runs(cut) if b - a > 1)
             first += len(tr.times)
-    mine = [tr for tr in trails if tr.mode == own]
+    mine = [tr for tr in trails if tr.owner == own]
     keys = [_rows(_finite(tr.key_points.reshape(-1, 3)), (1.0, 1.0, 1.0), 1.0) for tr in mine]
+    markers = []
     with np.errstate(over="ignore", invalid="ignore"):
-        markers = [_rows(_finite(tr.at(t)), MODE_COLORS[tr.mode], 1.0) for tr in mine]
+        for tr in mine:
+            at = tr.at(t)
+            rows = _rows(at, tr.color, 1.0)
+            if marker_rgb is not None and len(marker_rgb) == len(at):
+                rows[:, 3:6] = marker_rgb
+            markers.append(rows[fits_f32(at)])
     n_keys, n_markers = sum(len(a) for a in keys), sum(len(a) for a in markers)
     rows = np.concatenate(parts + keys + markers) if parts or keys or markers else np.zeros((0, FLOATS), np.float32)
     return rows.astype(np.float32), strips, n_keys, n_markers
@@ -90,9 +100,11 @@ class TrailLines:
         self.buffer = self.ctx.buffer(reserve=self.capacity * FLOATS * 4, dynamic=True)
         self.vao = self.ctx.vertex_array(self.program, [(self.buffer, "3f 4f", "in_position", "in_color")])
 
-    def draw(self, trails: Sequence[Trail], own: str, t: float, view_proj: np.ndarray) -> None:
+    def draw(
+        self, trails: Sequence[Trail], own: str, t: float, view_proj: np.ndarray, marker_rgb: np.ndarray | None = None
+    ) -> None:
         """Draw ``trails`` over whatever the bound framebuffer holds (its viewport: the pane)."""
-        rows, strips, n_keys, n_markers = trail_vertices(trails, own, t)
+        rows, strips, n_keys, n_markers = trail_vertices(trails, own, t, marker_rgb)
         if not len(rows):
             return
         self._reserve(len(rows))

@@ -1,4 +1,5 @@
-"""The compare view's overlay: pane labels, and the "Compare" panel (panes, trails, readout).
+"""The compare view's overlay: pane labels, and the "Compare" panel (panes, trails, readout; against another
+file, ``against_panel``'s).
 
 The panel adds, removes and changes panes (2 to 4, each mode once), switches trails, and reads out the
 selected node's local values — and its material(s)', camera's and light's — in every compared mode at the
@@ -12,6 +13,8 @@ from imgui_bundle import imgui
 
 from viewer.animation.modes import MODES
 from viewer.compare import views as compare
+from viewer.compare.against import PaneSource
+from viewer.ui import against_panel
 from viewer.ui.panels import _vec, value_text
 from viewer.ui.state import ViewerState
 
@@ -21,17 +24,18 @@ def _color(mode: str, alpha: float = 1.0) -> imgui.ImVec4:
     return imgui.ImVec4(r, g, b, alpha)
 
 
-def draw_pane_labels(rects, modes) -> None:
-    """Each pane's mode in its colour at its top-left corner, and a line between panes (behind the panels)."""
+def draw_pane_labels(rects, sources: list[PaneSource]) -> None:
+    """Each pane's label (its mode, or its file, clip and mode) in its colour at its top-left corner, and a line
+    between panes (behind the panels)."""
     draw = imgui.get_background_draw_list()
-    for (x, y, w, h), mode in zip(rects, modes):
-        size = imgui.calc_text_size(mode)
+    for (x, y, w, h), src in zip(rects, sources):
+        size = imgui.calc_text_size(src.label)
         draw.add_rect_filled(
             imgui.ImVec2(x + 4, y + 4),
             imgui.ImVec2(x + 12 + size.x, y + 8 + size.y),
             imgui.get_color_u32(imgui.ImVec4(0.08, 0.09, 0.1, 0.9)),
         )
-        draw.add_text(imgui.ImVec2(x + 8, y + 6), imgui.get_color_u32(_color(mode)), mode)
+        draw.add_text(imgui.ImVec2(x + 8, y + 6), imgui.get_color_u32(imgui.ImVec4(*src.color, 1.0)), src.label)
         line = imgui.get_color_u32(imgui.ImVec4(0.3, 0.32, 0.36, 1))
         if x > 0:
             draw.add_line(imgui.ImVec2(x, y), imgui.ImVec2(x, y + h), line, 2)
@@ -40,10 +44,13 @@ def draw_pane_labels(rects, modes) -> None:
 
 
 def compare_section(state: ViewerState) -> None:
-    """Pane controls, trails and ghosts toggles, and the per-mode readout."""
+    """Pane controls, trails and ghosts toggles, and the per-mode readout (against another file: ``against``)."""
     _, state.display.trails = imgui.checkbox("trails", state.display.trails)
     imgui.same_line()
     _, state.display.ghosts = imgui.checkbox("ghosts", state.display.ghosts)
+    if state.against is not None:
+        against_panel.against_section(state)
+        return
     remove = None
     for i, mode in enumerate(list(state.compare_modes)):
         imgui.set_next_item_width(150)

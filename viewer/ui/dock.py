@@ -39,7 +39,7 @@ def draw_column(state: ViewerState, pose: Pose, layout: Layout) -> tuple[FloatRe
         compare_panel.compare_section(state)
     if imgui.collapsing_header("Node", OPEN):
         panels.node_section(state, pose, TREE_ROWS if not state.display.compare else TREE_ROWS // 2)
-    if state.display.compare and imgui.collapsing_header("Curves", OPEN):
+    if state.display.compare and state.against is None and imgui.collapsing_header("Curves", OPEN):
         plots = curve_view.curves_section(state)
     rect = window_rect()
     imgui.end()

@@ -1,4 +1,5 @@
-"""The timeline bar: transport controls, the ruler (scrub by dragging), key ticks and the per-channel dope sheet.
+"""The timeline bar: transport controls, the ruler (scrub by dragging), the divergence strip (against another
+file), key ticks and the per-channel dope sheet.
 
 The ruler shows a view of the clip: the wheel over it (or Ctrl+wheel over the rows) zooms around the
 pointer, a middle-button drag anywhere on the time axis pans, F with the pointer on the bar fits the whole
@@ -20,7 +21,7 @@ from imgui_bundle import imgui
 
 from viewer import fast
 from viewer.playback.rules import LOOP_MODES
-from viewer.ui import channel_rows
+from viewer.ui import channel_rows, divergence_strip
 from viewer.ui import timeline as tl
 from viewer.ui.bar_style import DIM, KEY_COLOR, LABEL, MINOR_TICK, PLAYHEAD, ROW_BG, RULER_BG, TICK, col
 from viewer.ui.panels import FloatRect
@@ -52,6 +53,7 @@ def draw_bar(state: ViewerState, lay: tl.Layout) -> dict[str, FloatRect]:
     imgui.begin("##timeline", None, BAR_FLAGS)
     time_field = _controls(state, lay)
     _ruler(state, lay)
+    divergence_strip.draw(state, lay)
     _summary_row(state, lay)
     if state.display.channels and state.clip is not None:
         rows = state.dope_rows()

@@ -168,15 +168,15 @@ class Overlay:
         rows = len(state.dope_rows()) if expanded else 0
         width, height = self.size
         side_w = int(min(state.side_w or tl.side_width(width), 0.6 * width))
-        self.layout = tl.layout(width, height, state.clock.duration, rows, side_w, state.view_range, expanded)
+        strip = state.against is not None
+        self.layout = tl.layout(width, height, state.clock.duration, rows, side_w, state.view_range, expanded, strip)
         self.widgets = dope_sheet.draw_bar(state, self.layout)
         column, self.widgets["curve_plots"] = dock.draw_column(state, pose, self.layout)
         rects = [self.widgets["bar"], column]
         if state.display.compare:
             view_w = self.layout.scene_viewport()[2]
-            compare_panel.draw_pane_labels(
-                pane_rects(len(state.compare_modes), view_w, int(self.layout.top)), state.compare_modes
-            )
+            sources = state.pane_sources()
+            compare_panel.draw_pane_labels(pane_rects(len(sources), view_w, int(self.layout.top)), sources)
         help_rect = panels.draw_help(state, width, height)
         if help_rect is not None:
             rects.append(help_rect)

@@ -13,6 +13,7 @@ import time
 from viewer.animation.clip import Clip, combine
 from viewer.animation.modes import MODES
 from viewer.animation.seams import Seams, loop_seams
+from viewer.compare.against import Against, Divergence, PaneSource, file_sources, mode_sources
 from viewer.compare.views import MAX_PANES, MIN_PANES
 from viewer.playback.clock import Clock
 from viewer.render.scene_view import Display  # noqa: F401 — the toggles live with what they switch
@@ -92,6 +93,8 @@ class ViewerState:
         differs (a node picked in the 3D view) makes the tree reveal it once."""
         self.aa_label = ""
         """The anti-aliasing the 3D view got this frame ("MSAA 4×", "FXAA", "off"): what "auto" chose."""
+        self.against: Against | None = None
+        """File B held against this file (``--against``, a file dropped on a pane): panes A | B and the strip."""
         self.select_clip(clip_index if scene.clips else 0)
 
     @property
@@ -193,9 +196,27 @@ class ViewerState:
                 self.clock.set_range(*span)
             self.view_range = view
         self.select_node(self.selected_node if keep else None)
+        if self.against is not None:  # the pairs and reports were A's: measure the new A against the same B
+            self.set_against(self.against.b)
         placed = self.cameras()
         if self.view_camera not in placed:
             self.view_camera = None
+
+    def set_against(self, b: Scene | None) -> None:
+        """Hold file ``b`` against the current file (None: stop): the view splits into A | B."""
+        self.against = Against(self.scene, b) if b is not None else None
+        self.display.compare = b is not None or self.display.compare
+
+    def pane_sources(self) -> list[PaneSource]:
+        """What each pane shows: A's clip and its match in B (against view), else the clip in each compared mode."""
+        if self.against is not None:
+            clip = self.clip
+            return file_sources(self.scene, clip, self.against.b, self.against.clip_b(clip), self.mode)
+        return mode_sources(self.scene, self.clip, self.compare_modes)
+
+    def divergence(self) -> Divergence | None:
+        """The divergence strip's data for what plays now (None: no B, or B has no clip to match it)."""
+        return self.against.divergence(self.clip, self.mode) if self.against is not None else None
 
     def select_node(self, node: int | None) -> None:
         """Select a node by glTF index (None clears); out-of-range indices clear too."""
@@ -266,4 +287,5 @@ class ViewerState:
             what = f"{len(self.active)} of {len(self.scene.clips)} clips together"
         else:
             what = f"{clip.name} ({self.clip_index + 1}/{len(self.scene.clips)})" if clip else "no animation"
-        return f"animview — {self.scene.path.name} — {what}"
+        versus = f" against {self.against.b.path.name}" if self.against is not None else ""
+        return f"animview — {self.scene.path.name}{versus} — {what}"

@@ -9,6 +9,7 @@ Layout of the bar, full width at the bottom of the window, top to bottom::
 
     controls row   play/pause, loop, speed, clip, key stepping, pause-at-keys      CONTROLS_H
     ruler          seconds and frame numbers; press and drag anywhere on it scrubs  RULER_H
+    strip          against another file: the divergence over time; a click seeks    STRIP_H
     summary row    every key time of the clip                                       ROW_H
     tools row      when expanded: the channel filter, "selected node only", counts  TOOLS_H
     channel rows   one per channel (node · path) when expanded, up to MAX_ROWS, then it scrolls
@@ -27,6 +28,7 @@ import numpy as np
 
 CONTROLS_H = 30
 RULER_H = 30
+STRIP_H = 16
 ROW_H = 18
 TOOLS_H = 24
 PAD = 4
@@ -135,6 +137,7 @@ class Layout:
         rows_h: height of the channel rows band (0 when collapsed).
         ruler: the time ↔ x map, shared by the ruler, the summary row and the channel rows.
         side_w: width of the panel column docked at the right of the 3D view (0: none).
+        strip_y, strip_h: the divergence strip under the ruler (``strip_h`` 0: none; the summary row follows).
     """
 
     width: int
@@ -148,6 +151,8 @@ class Layout:
     ruler: Ruler
     side_w: int = 0
     tools_y: float = 0.0
+    strip_y: float = 0.0
+    strip_h: float = 0.0
 
     def in_bar(self, x: float, y: float) -> bool:
         """True when window point (x, y) is on the bar (so the 3D view must not take it)."""
@@ -162,6 +167,10 @@ class Layout:
         top = int(min(max(self.top, 1), self.height))
         return 0, self.height - top, max(self.width - self.side_w, 1), top
 
+    def strip_point(self, t: float) -> tuple[int, int]:
+        """Integer window point on the divergence strip's middle line at clip time ``t`` (aiming clicks)."""
+        return round(self.ruler.x_of(t)), round(self.strip_y + self.strip_h / 2)
+
     def ruler_point(self, t: float) -> tuple[int, int]:
         """Integer window point on the ruler's middle line at clip time ``t``, for aiming synthetic input.
 
@@ -170,10 +179,11 @@ class Layout:
         return round(self.ruler.x_of(t)), round(self.ruler_y + RULER_H / 2)
 
 
-def bar_height(visible_rows: int, expanded: bool = False) -> float:
+def bar_height(visible_rows: int, expanded: bool = False, strip: bool = False) -> float:
     """Height of the bar in pixels with ``visible_rows`` channel rows showing (``expanded``: the dope sheet
-    is open, so its tools row shows even when the filter leaves no row)."""
-    return PAD + CONTROLS_H + RULER_H + ROW_H + (TOOLS_H if expanded else 0) + visible_rows * ROW_H + PAD
+    is open, so its tools row shows even when the filter leaves no row; ``strip``: the divergence strip)."""
+    bands = CONTROLS_H + RULER_H + (STRIP_H if strip else 0) + ROW_H + (TOOLS_H if expanded else 0)
+    return PAD + bands + visible_rows * ROW_H + PAD
 
 
 def side_width(width: int) -> int:
@@ -189,6 +199,7 @@ def layout(
     side_w: int = 0,
     view: tuple[float, float] | None = None,
     expanded: bool | None = None,
+    strip: bool = False,
 ) -> Layout:
     """The bar's geometry for a window of ``width`` × ``height`` pixels.
 
@@ -200,14 +211,16 @@ def layout(
         side_w: the docked column's width (the 3D view is left of it).
         view: the clip times in view on the ruler (None: the whole clip).
         expanded: the dope sheet is open (default: when it has rows).
+        strip: the divergence strip shows under the ruler (against another file).
     """
     expanded = channel_rows > 0 if expanded is None else bool(expanded)
-    fit = int((BAR_SHARE * height - bar_height(0, expanded)) // ROW_H)  # a small window keeps its 3D view
+    fit = int((BAR_SHARE * height - bar_height(0, expanded, strip)) // ROW_H)  # a small window keeps its 3D view
     rows = min(max(channel_rows, 0), MAX_ROWS, max(fit, MIN_ROWS))
-    top = height - bar_height(rows, expanded)
+    top = height - bar_height(rows, expanded, strip)
     controls_y = top + PAD
     ruler_y = controls_y + CONTROLS_H
-    summary_y = ruler_y + RULER_H
+    strip_y = ruler_y + RULER_H
+    summary_y = strip_y + (STRIP_H if strip else 0)
     tools_y = summary_y + ROW_H
     rows_y = tools_y + (TOOLS_H if expanded else 0)
     x1 = max(width - MARGIN, LABEL_W + 1)
@@ -225,6 +238,8 @@ def layout(
         Ruler(float(LABEL_W), float(x1), float(duration), start, end),
         side_w,
         tools_y,
+        strip_y,
+        STRIP_H if strip else 0.0,
     )
 
 
