@@ -316,3 +316,13 @@ def test_unnamed_nodes_are_named_by_their_place_among_siblings(tmp_path):
     b.add_scene([0, 3])
     scene = load(b.write_gltf(tmp_path))
     assert node_paths(scene) == ("#0", "#0/x", "#0/#1", "#1")
+
+
+def test_a_chosen_clip_of_b_is_compared_whatever_the_names_say(tmp_path):
+    scene = load(rig(tmp_path, extra_clip=True))
+    wave, extra = scene.clips
+    (c,) = diff_scenes(scene, scene, only=wave, clip_b=extra)["clips"]
+    assert (c["a"], c["b"], c["matched_by"]) == ("Wave", "Extra", "chosen")
+    # Extra turns j0 by 5° at t = 1 while Wave turns j1 by 30°: j3 is 3 (Extra) or 2 (Wave) up from them.
+    assert c["max_distance"] > 0 and c["duration_b"] == 1.0
+    assert diff_scenes(scene, scene, only=wave, clip_b=wave)["max_distance"] == 0

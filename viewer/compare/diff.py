@@ -54,17 +54,21 @@ def diff_scenes(
     fail_above: float | None = None,
     relative: bool = False,
     mode_b: str | None = None,
+    clip_b: Clip | None = None,
 ) -> dict:
     """The diff report of B against A. ``only``: one clip of A (else every clip); ``fail_above``: the
     distance above which they differ, in scene units or, ``relative``, as a fraction of A's size
     (default ``DEFAULT_FAIL_REL`` of it). ``mode`` plays both files, or A alone when ``mode_b`` plays B
-    (an original in mode M against its ``bake`` copy as authored)."""
+    (an original in mode M against its ``bake`` copy as authored). ``clip_b`` with ``only``: that clip of B,
+    whatever the matching rules say (a pane showing another clip of the same file)."""
     size = scene_size(a)
     if fail_above is None:
         fail_above, relative = DEFAULT_FAIL_REL, True
     threshold = float(fail_above) * (size if relative else 1.0)
     nodes = match_nodes(a, b)
     pairs, clips_a, clips_b = match_clips(a, b, only)
+    if only is not None and clip_b is not None:
+        pairs, clips_a, clips_b = [(only, clip_b, "chosen")], [], []
     if not a.clips and not b.clips:
         pairs = [(None, None, "rest pose")]
     pose_a, pose_b = Pose(a), Pose(b)
