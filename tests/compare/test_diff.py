@@ -42,6 +42,7 @@ def rig(
     red_end: float = 0.0,
     extra_clip: bool = False,
     hide: bool = False,
+    mesh_child: bool = False,
 ):
     """The rig above, written with node i of the story at file index ``order[i]`` (so a reordered copy has
     the same name paths); the other arguments change one thing of clip "Wave" in a known way."""
@@ -72,6 +73,11 @@ def rig(
         if i in CHILDREN:
             props["children"] = [at[c] for c in CHILDREN[i]]
         nodes[at[i]] = dict(name=NAMES[i], **props)
+    weights_node = at[6]
+    if mesh_child:  # as gltfpack writes it: the mesh moved into a new, unnamed child of its node
+        weights_node = len(nodes)
+        nodes[at[6]]["children"] = [weights_node]
+        nodes.append(dict(mesh=nodes[at[6]].pop("mesh")))
     for props in nodes:
         b.add_node(**props)
     ibm = np.stack([np.eye(4)] * 4)
@@ -80,7 +86,7 @@ def rig(
     keys = [0.0 * time_scale, 1.0 * time_scale, 2.0 * time_scale]
     wave = [
         dict(node=at[2], path="rotation", times=keys, values=[z_turn(0), z_turn(30 + extra_deg), z_turn(0)]),
-        dict(node=at[6], path="weights", times=keys, values=[[0.0], [weight_peak], [0.0]]),
+        dict(node=weights_node, path="weights", times=keys, values=[[0.0], [weight_peak], [0.0]]),
         dict(pointer=BASE, times=[0.0, 2.0 * time_scale], values=[[1, 1, 1, 1], [red_end, 1, 1, 1]]),
     ]
     if hide:
@@ -326,3 +332,13 @@ def test_a_chosen_clip_of_b_is_compared_whatever_the_names_say(tmp_path):
     # Extra turns j0 by 5° at t = 1 while Wave turns j1 by 30°: j3 is 3 (Extra) or 2 (Wave) up from them.
     assert c["max_distance"] > 0 and c["duration_b"] == 1.0
     assert diff_scenes(scene, scene, only=wave, clip_b=wave)["max_distance"] == 0
+
+
+def test_a_mesh_moved_into_a_new_child_node_is_still_measured(tmp_path):
+    r = report(tmp_path, mesh_child=True, weight_peak=0.5)
+    (c,) = r["clips"]
+    assert r["unmatched"]["nodes_b"] == ["root/morphed/#0"]
+    morph = next(m for m in c["meshes"] if m["node"] == "morphed")
+    assert morph["max_distance"] == pytest.approx(0.5) and morph["t"] == pytest.approx(1.0)
+    assert c["structure"]["channels_a"] == ["root/morphed.weights"]
+    assert c["structure"]["channels_b"] == ["root/morphed/#0.weights"]

@@ -16,7 +16,7 @@ import numpy as np
 from viewer.animation.clip import Clip
 from viewer.compare import diff_measure as m
 from viewer.compare.diff_report import measured
-from viewer.compare.matching import NodeMatch, match_clips, match_nodes
+from viewer.compare.matching import NodeMatch, anchors, match_clips, match_nodes
 from viewer.pose.bounds import pose_bounds
 from viewer.pose.pose import Pose
 from viewer.scene.scene import Scene
@@ -97,16 +97,28 @@ def diff_scenes(
 
 
 def _mesh_pairs(pose_a: Pose, pose_b: Pose, nodes: NodeMatch) -> list[m.MeshPair]:
-    """Matched mesh nodes that deform (skinned or morphed on either side)."""
+    """Mesh nodes of A and B that deform (skinned or morphed on either side), paired by the node of A they
+    are or hang from (``matching.anchors``): a mesh a re-export moved into a new child node is still
+    measured against the original. A node of A with several such meshes in B (or the reverse) is left out."""
     sa, sb = pose_a.scene, pose_b.scene
+    own_a = np.full(len(sa.nodes), -1, dtype=np.int64)
+    own_a[nodes.a] = nodes.a
+    own_b = np.full(len(sb.nodes), -1, dtype=np.int64)
+    own_b[nodes.b] = nodes.a
+    groups: dict[int, tuple[list[int], list[int]]] = {}
+    for side, (scene, own) in enumerate(((sa, own_a), (sb, own_b))):
+        anchor = anchors(scene, own)
+        for node in np.flatnonzero((scene.nodes.mesh >= 0) & (anchor >= 0)).tolist():
+            groups.setdefault(int(anchor[node]), ([], []))[side].append(node)
     out = []
-    for i, j in zip(nodes.a.tolist(), nodes.b.tolist()):
-        if sa.nodes.mesh[i] < 0 or sb.nodes.mesh[j] < 0:
+    for left, right in groups.values():
+        if len(left) != 1 or len(right) != 1:
             continue
+        i, j = left[0], right[0]
         deforms = [s.nodes.skin[n] >= 0 or s.meshes[s.nodes.mesh[n]].target_count > 0 for s, n in ((sa, i), (sb, j))]
         if any(deforms):
             out.append(m.MeshPair(pose_a, pose_b, i, j))
-    return out
+    return sorted(out, key=lambda p: p.node_a)
 
 
 def _channels(scene: Scene, clip: Clip | None, paths: tuple[str, ...]) -> set[str]:

@@ -34,6 +34,18 @@ class NodeMatch:
         return dict(zip(self.a.tolist(), self.b.tolist()))
 
 
+def anchors(scene: Scene, own: np.ndarray) -> np.ndarray:
+    """(N,) for each node, ``own[node]`` when it is not −1, else its nearest ancestor's (−1 when none has
+    one). With ``own`` = each matched node's index in A, this says which node of A an unmatched node hangs
+    from: gltfpack, for one, moves a mesh into a new child of its node."""
+    out = np.asarray(own, dtype=np.int64).copy()
+    parent = scene.nodes.parent
+    for node in scene.nodes.order.tolist():
+        if out[node] < 0 and parent[node] >= 0:
+            out[node] = out[parent[node]]
+    return out
+
+
 def node_paths(scene: Scene) -> tuple[str, ...]:
     """Each node's path of names from its root, ``"Armature/Hips/Spine"``. An unnamed node is ``#k``, its
     place among its parent's children (or among the roots); a path two nodes share gets ``~2``, ``~3`` …"""
