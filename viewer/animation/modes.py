@@ -24,6 +24,9 @@ AUTHORED_TO_MODE = {"STEP": "step", "LINEAR": "linear", "CUBICSPLINE": "cubicspl
 class Curve:
     """One sampler's keys, as the file gave them.
 
+    Every mode function also takes a batch of curves of one shape: times (G, n), values (G, n, W), and
+    gives (G, n − 1, …) intervals (``table`` builds many channels' regions at once so).
+
     Attributes:
         times: key times (n,), seconds, strictly increasing.
         values: key values (n, W) (W = 3 for translation/scale, 4 for rotation, targets for weights).
@@ -59,16 +62,17 @@ class Intervals:
 
 
 def hermite_coefficients(p0, p1, m0, m1) -> np.ndarray:
-    """Cubic Hermite in u with end tangents m0, m1 already scaled to the interval (× Δt): (k, 4, W)."""
-    return np.stack([p0, m0, 3.0 * (p1 - p0) - 2.0 * m0 - m1, 2.0 * (p0 - p1) + m0 + m1], axis=1)
+    """Cubic Hermite in u with end tangents m0, m1 already scaled to the interval (× Δt): (…, k, 4, W)."""
+    return np.stack([p0, m0, 3.0 * (p1 - p0) - 2.0 * m0 - m1, 2.0 * (p0 - p1) + m0 + m1], axis=-2)
 
 
 def same_hemisphere(q: np.ndarray) -> np.ndarray:
-    """Flip signs so consecutive quaternions have a non-negative dot product (q ≡ −q)."""
-    if len(q) < 2:
+    """Flip signs so consecutive quaternions (along axis −2) have a non-negative dot product (q ≡ −q)."""
+    if q.shape[-2] < 2:
         return q
-    flips = np.where(np.sum(q[1:] * q[:-1], axis=1) < 0.0, -1.0, 1.0)
-    return q * np.concatenate([[1.0], np.cumprod(flips)])[:, None]
+    flips = np.where(np.sum(q[..., 1:, :] * q[..., :-1, :], axis=-1) < 0.0, -1.0, 1.0)
+    ones = np.ones(flips.shape[:-1] + (1,))
+    return q * np.concatenate([ones, np.cumprod(flips, axis=-1)], axis=-1)[..., None]
 
 
 def _values(curve: Curve, align: bool) -> np.ndarray:
@@ -86,29 +90,31 @@ def _hermite(curve: Curve, values: np.ndarray, tangents: np.ndarray) -> Interval
 
 
 def _hermite_in_out(curve: Curve, values, in_tan, out_tan) -> Intervals:
-    dt = np.diff(curve.times)[:, None]
-    coef = hermite_coefficients(values[:-1], values[1:], out_tan[:-1] * dt, in_tan[1:] * dt)
+    dt = np.diff(curve.times, axis=-1)[..., None]
+    coef = hermite_coefficients(
+        values[..., :-1, :], values[..., 1:, :], out_tan[..., :-1, :] * dt, in_tan[..., 1:, :] * dt
+    )
     return Intervals(coef=coef, normalize=curve.rotation)
 
 
 def step(curve: Curve) -> Intervals:
     """STEP: each interval holds its first key's value (so at a key's own time, that key)."""
-    v = _values(curve, align=False)[:-1]
+    v = _values(curve, align=False)[..., :-1, :]
     zeros = np.zeros_like(v)
-    return Intervals(coef=np.stack([v, zeros, zeros, zeros], axis=1))
+    return Intervals(coef=np.stack([v, zeros, zeros, zeros], axis=-2))
 
 
 def linear(curve: Curve) -> Intervals:
     """LINEAR: lerp; rotations slerp along the shortest arc (Appendix C)."""
     v = _values(curve, align=False)
-    p0, p1 = v[:-1], v[1:]
+    p0, p1 = v[..., :-1, :], v[..., 1:, :]
     if curve.rotation:
-        p1 = np.where(np.sum(p0 * p1, axis=1, keepdims=True) < 0.0, -p1, p1)
+        p1 = np.where(np.sum(p0 * p1, axis=-1, keepdims=True) < 0.0, -p1, p1)
         theta = np.maximum(math3d.quat_half_angle(p0, p1), math3d.MIN_SLERP_ANGLE)
         zeros = np.zeros_like(p0)
-        return Intervals(coef=np.stack([p0, p1, zeros, zeros], axis=1), slerp_theta=theta)
+        return Intervals(coef=np.stack([p0, p1, zeros, zeros], axis=-2), slerp_theta=theta)
     zeros = np.zeros_like(p0)
-    return Intervals(coef=np.stack([p0, p1 - p0, zeros, zeros], axis=1))
+    return Intervals(coef=np.stack([p0, p1 - p0, zeros, zeros], axis=-2))
 
 
 def cubicspline(curve: Curve) -> Intervals:
@@ -132,10 +138,10 @@ def catmull_rom(curve: Curve) -> Intervals:
     the slope of their single interval. Reproduces any linear function exactly.
     """
     v = _values(curve, align=True)
-    slopes = np.diff(v, axis=0) / np.diff(curve.times)[:, None]
+    slopes = np.diff(v, axis=-2) / np.diff(curve.times, axis=-1)[..., None]
     tangents = np.empty_like(v)
-    tangents[0], tangents[-1] = slopes[0], slopes[-1]
-    tangents[1:-1] = 0.5 * (slopes[:-1] + slopes[1:])
+    tangents[..., 0, :], tangents[..., -1, :] = slopes[..., 0, :], slopes[..., -1, :]
+    tangents[..., 1:-1, :] = 0.5 * (slopes[..., :-1, :] + slopes[..., 1:, :])
     return _hermite(curve, v, tangents)
 
 

@@ -37,57 +37,69 @@ START, LO, HI, OMEGA, POLY = range(5)
 _COLS = 5
 # Values per batch chunk (F_chunk × C × W): small enough that temporaries are reused from cache.
 CHUNK_VALUES = 16384
+# Channels built in one batch at most (their keys × width bound the batch's temporaries).
+GROUP_CHANNELS = 4096
 # Frame caches kept per clip and mode (one per window between consecutive key times), and their memory.
 MAX_CACHED_WINDOWS = 4096
 FRAME_CACHE_BYTES = 32 << 20
 
 
-def _hold(value: np.ndarray, width: int, lo: float, hi: float) -> tuple[np.ndarray, np.ndarray]:
-    """A constant region over [lo, hi): coef [value, 0, 0, 0] (origin 0 keeps d finite)."""
-    coef = np.zeros((1, 4, width))
-    coef[0, 0, : value.shape[0]] = value
-    seg = np.array([[0.0, lo, hi, 0.0, 1.0]])
-    return coef, seg
-
-
 def _slerp_coefficients(iv: modes.Intervals, dt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Rows q0 and K of the cos/sin form, and ω; K stays exact for tiny θ (no 1 − cos θ cancellation)."""
-    q0, q1 = iv.coef[:, 0], iv.coef[:, 1]
-    theta = iv.slerp_theta[:, None]
+    q0, q1 = iv.coef[..., 0, :], iv.coef[..., 1, :]
+    theta = iv.slerp_theta[..., None]
     k = ((q1 - q0) + q0 * (2.0 * np.sin(0.5 * theta) ** 2)) / np.sin(theta)
     coef = np.zeros_like(iv.coef)
-    coef[:, 0], coef[:, 1] = q0, k
+    coef[..., 0, :], coef[..., 1, :] = q0, k
     return coef, iv.slerp_theta / dt
 
 
-def channel_regions(curve: modes.Curve, mode: str, width: int) -> tuple[np.ndarray, np.ndarray, bool]:
-    """Regions (n + 1) of one channel: hold-first, the n − 1 intervals, hold-last.
+def group_regions(curves: Sequence[modes.Curve], mode: str, width: int) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Regions (n + 1 each) of G channels of one kind (``region_kind``): hold-first, the n − 1 intervals,
+    hold-last — worked out for all G at once, as one (G, n, W) batch of curves.
 
     Returns:
-        coef (n + 1, 4, width), seg (n + 1, 5) — see the column names above — and whether the mode's values
-        are quaternions to renormalize.
+        coef (G, n + 1, 4, width), seg (G, n + 1, 5) — see the column names above — and whether the mode's
+        values are quaternions to renormalize.
     """
-    times = np.asarray(curve.times, dtype=np.float64)
-    values = np.asarray(curve.values, dtype=np.float64)
-    if curve.rotation:
-        values = math3d.quat_normalize(values)
-    first = _hold(values[0], width, -np.inf, times[0])
-    last = _hold(values[-1], width, times[-1], np.inf)
-    if times.shape[0] == 1:
-        return np.concatenate([first[0], last[0]]), np.concatenate([first[1], last[1]]), False
-    iv = modes.intervals(mode, curve)
-    dt = np.diff(times)
-    seg = np.zeros((dt.shape[0], _COLS))
-    seg[:, START], seg[:, LO], seg[:, HI] = times[:-1], times[:-1], times[1:]
+    first = curves[0]
+    times = np.stack([np.asarray(c.times, dtype=np.float64) for c in curves])
+    values = np.stack([np.asarray(c.values, dtype=np.float64) for c in curves])
+    g, n, w = values.shape
+    held = math3d.quat_normalize(values) if first.rotation else values
+    coef = np.zeros((g, n + 1, 4, width))
+    seg = np.zeros((g, n + 1, _COLS))
+    coef[:, 0, 0, :w], coef[:, -1, 0, :w] = held[:, 0], held[:, -1]
+    seg[:, 0, LO], seg[:, 0, HI], seg[:, 0, POLY] = -np.inf, times[:, 0], 1.0
+    seg[:, -1, LO], seg[:, -1, HI], seg[:, -1, POLY] = times[:, -1], np.inf, 1.0
+    if n == 1:
+        return coef, seg, False
+    tangents = [None, None]
+    if first.in_tangents is not None:
+        tangents = [np.stack([np.asarray(t, np.float64) for t in ts]) for ts in _tangents(curves)]
+    batch = modes.Curve(times, values, *tangents, first.rotation, first.interpolation, first.discrete)
+    iv = modes.intervals(mode, batch)
+    dt = np.diff(times, axis=-1)
+    inner = seg[:, 1:-1]
+    inner[..., START], inner[..., LO], inner[..., HI] = times[:, :-1], times[:, :-1], times[:, 1:]
     if iv.slerp_theta is not None:
-        raw, seg[:, OMEGA] = _slerp_coefficients(iv, dt)
+        raw, inner[..., OMEGA] = _slerp_coefficients(iv, dt)
     else:
         inv = 1.0 / dt
-        raw = iv.coef * np.stack([np.ones_like(inv), inv, inv**2, inv**3], axis=1)[:, :, None]
-        seg[:, POLY] = 1.0
-    coef = np.zeros((dt.shape[0], 4, width))
-    coef[:, :, : raw.shape[2]] = raw
-    return np.concatenate([first[0], coef, last[0]]), np.concatenate([first[1], seg, last[1]]), bool(iv.normalize)
+        raw = iv.coef * np.stack([np.ones_like(inv), inv, inv**2, inv**3], axis=-1)[..., None]
+        inner[..., POLY] = 1.0
+    coef[:, 1:-1, :, : raw.shape[-1]] = raw
+    return coef, seg, bool(iv.normalize)
+
+
+def _tangents(curves: Sequence[modes.Curve]) -> tuple[list, list]:
+    return [c.in_tangents for c in curves], [c.out_tangents for c in curves]
+
+
+def region_kind(curve: modes.Curve, mode: str) -> tuple:
+    """Channels with the same kind are built in one batch: same concrete mode, key count, width and flags."""
+    tangents = curve.in_tangents is not None
+    return modes.resolve(mode, curve), len(curve.times), curve.values.shape[1], curve.rotation, tangents
 
 
 class ChannelTable:
@@ -112,13 +124,21 @@ class ChannelTable:
         self.coefs = np.zeros((2, regions, self.width))
         self.seg = np.zeros((regions, _COLS))
         self.norm = np.zeros(len(curves))  # per channel: 1 where its quaternions need renormalizing
-        for c, (curve, at) in enumerate(zip(curves, self.search.bases.tolist())):
-            coef, seg, normalize = channel_regions(curve, mode, self.width)
-            if len(self.coefs) == 2 and np.any(coef[:, 2:] != 0.0):
-                self.coefs = np.concatenate([self.coefs, np.zeros_like(self.coefs)])
-            self.coefs[:, at : at + len(seg)] = coef.transpose(1, 0, 2)[: len(self.coefs)]
-            self.seg[at : at + len(seg)] = seg
-            self.norm[c] = float(normalize)
+        # Channels of one kind (``region_kind``) are built together: a 10 000-channel rig has a handful of kinds.
+        kinds: dict[tuple, list[int]] = {}
+        for c, curve in enumerate(curves):
+            kinds.setdefault(region_kind(curve, mode), []).append(c)
+        bases = self.search.bases
+        for members in kinds.values():
+            for lo in range(0, len(members), GROUP_CHANNELS):
+                part = members[lo : lo + GROUP_CHANNELS]
+                coef, seg, normalize = group_regions([curves[c] for c in part], mode, self.width)
+                if len(self.coefs) == 2 and np.any(coef[:, :, 2:] != 0.0):
+                    self.coefs = np.concatenate([self.coefs, np.zeros_like(self.coefs)])
+                rows = (bases[part][:, None] + np.arange(seg.shape[1])).reshape(-1)
+                self.coefs[:, rows] = coef.reshape(-1, 4, self.width).transpose(1, 0, 2)[: len(self.coefs)]
+                self.seg[rows] = seg.reshape(-1, _COLS)
+                self.norm[part] = float(normalize)
         self.any_norm = bool(self.norm.any())
         self.any_slerp = bool(np.any(self.seg[:, OMEGA] != 0.0))
         self._window = (np.inf, -np.inf)  # [lo, hi): times in which the cached regions all hold
