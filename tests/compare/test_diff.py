@@ -280,7 +280,7 @@ def test_chunks_of_times_give_the_same_report_as_one(tmp_path, monkeypatch):
 
 
 def test_reordered_vertices_match_by_nearest_rest_position(tmp_path):
-    from viewer.compare import diff_measure
+    from viewer.compare import diff_meshes
 
     a = load(rig(tmp_path))
     b_path = rig(tmp_path, "b.gltf")
@@ -300,17 +300,17 @@ def test_reordered_vertices_match_by_nearest_rest_position(tmp_path):
     (c,) = diff_scenes(a, load(b_path))["clips"]
     mesh = next(m for m in c["meshes"] if m["node"] == "morphed")
     assert mesh["matched_by"] == "nearest" and mesh["rest_gap"] == 0 and mesh["max_distance"] == 0
-    assert diff_measure.nearest(np.array([[0.9, 0.1, 0.0]]), tri.astype(np.float64))[0].tolist() == [1]
+    assert diff_meshes.nearest(np.array([[0.9, 0.1, 0.0]]), tri.astype(np.float64))[0].tolist() == [1]
 
 
 def test_huge_meshes_are_measured_on_an_even_subset_said_in_the_report(tmp_path, monkeypatch):
-    from viewer.compare import diff_measure
+    from viewer.compare import diff_meshes
 
-    monkeypatch.setattr(diff_measure, "VERTEX_BUDGET", 3)
+    monkeypatch.setattr(diff_meshes, "VERTEX_BUDGET", 3)
     (c,) = report(tmp_path, extra_deg=4.0)["clips"]
     strip = next(m for m in c["meshes"] if m["node"] == "skinned")
     assert (strip["measured"], strip["of"]) == (3, 5)
-    assert diff_measure.even_subset(5, 3).tolist() == [0, 2, 4]
+    assert diff_meshes.even_subset(5, 3).tolist() == [0, 2, 4]
 
 
 def test_unnamed_nodes_are_named_by_their_place_among_siblings(tmp_path):
@@ -342,3 +342,50 @@ def test_a_mesh_moved_into_a_new_child_node_is_still_measured(tmp_path):
     assert morph["max_distance"] == pytest.approx(0.5) and morph["t"] == pytest.approx(1.0)
     assert c["structure"]["channels_a"] == ["root/morphed.weights"]
     assert c["structure"]["channels_b"] == ["root/morphed/#0.weights"]
+
+
+def _rigid(tmp_path, name: str, rebased: bool = False, scale_end: float = 2.0, extra_name: str = "spare"):
+    """A rigid triangle scaled 1 → ``scale_end`` over 1 s by its node; ``rebased``: the node carries a
+    translation and scale that its vertices undo (as an optimizer's dequantization does), so the world is
+    the same; a second, still node named ``extra_name``."""
+    b = GltfBuilder()
+    tri = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float)
+    shift, factor = np.array([-0.5, -0.5, -0.5]), 0.5
+    positions = (tri - shift) / factor if rebased else tri
+    mesh = b.add_mesh(positions, [0, 1, 2])
+    holder = b.add_node(name="holder", children=[1])
+    b.add_node(name="tri", mesh=mesh, **(dict(translation=shift.tolist(), scale=[factor] * 3) if rebased else {}))
+    b.add_node(name=extra_name, translation=[5.0, 0.0, 0.0])
+    b.add_animation([dict(node=holder, path="scale", times=[0, 1], values=[[1, 1, 1], [scale_end] * 3])], name="Grow")
+    b.add_scene([0, 2])
+    return load(b.write_gltf(tmp_path, name))
+
+
+def test_rigid_meshes_count_by_their_vertices_not_their_origin(tmp_path):
+    a = _rigid(tmp_path, "a.gltf")
+    r = diff_scenes(a, _rigid(tmp_path, "b.gltf", rebased=True))
+    (c,) = r["clips"]
+    tri = node_row(c, "tri")
+    assert tri["geometry"] and tri["max_distance"] > 0.8  # its origin moved, its vertices did not
+    assert r["max_distance"] == pytest.approx(0, abs=1e-12) and not r["differs"]
+    (mesh,) = c["meshes"]
+    assert mesh["deforms"] is False and mesh["matched_by"] == "nearest" and mesh["rest_gap"] < 1e-12
+    # Scaled to 3 rather than 2 at t = 1: the vertex at (1, 0, 0) lands 1 further (the origin never moves).
+    (c,) = diff_scenes(a, _rigid(tmp_path, "c.gltf", scale_end=3.0))["clips"]
+    assert c["max_distance"] == pytest.approx(1.0) and c["worst"]["kind"] == "vertices" and c["worst"]["t"] == 1.0
+    assert node_row(c, "tri")["max_distance"] == 0
+
+
+def test_index_fallback_never_pairs_differently_named_nodes(tmp_path):
+    a, b = _rigid(tmp_path, "a.gltf"), _rigid(tmp_path, "b.gltf", extra_name="other")
+    r = diff_scenes(a, b)
+    assert r["unmatched"]["nodes_a"] == ["spare"] and r["unmatched"]["nodes_b"] == ["other"]
+    assert r["matched_nodes"] == {"by_path": 2, "by_index": 0} and not r["differs"]
+
+
+def test_a_clip_missing_from_b_differs(tmp_path, capsys):
+    a, b = rig(tmp_path, extra_clip=True), rig(tmp_path, "b.gltf")
+    assert main(["diff", str(a), str(b)]) == 1
+    out = capsys.readouterr().out
+    assert "clips only in A: 'Extra'" in out and "DIFFERENT" in out
+    assert main(["diff", str(b), str(a)]) == 0  # a clip B adds changes none of A's

@@ -1,5 +1,6 @@
-"""``animview check PATH... [--json OUT] [--html OUT] [--fail-on LEVEL]``: every file of a library loaded and
-judged, on local workers or a Dask cluster.
+"""``animview check PATH... [--json OUT] [--html OUT] [--fail-on LEVEL] [--against DIR]``: every file of a library
+loaded and judged, on local workers or a Dask cluster; with ``--against``, each also compared with the file at
+the same path under DIR (``animview diff`` of the pair: ``differs`` findings).
 
 Prints one block per file that has findings (and every file that fails), then a summary line. Exit status:
 0, or 1 when a finding at or above ``--fail-on`` (default: error — a file that does not load or is over a
@@ -31,6 +32,7 @@ def add_parser(subparsers) -> None:
         help="an --html report without thumbnails (by default each clip gets one, in OUT_thumbs/)",
     )
     la.add_library_arguments(p)
+    la.add_against_arguments(p)
 
 
 def run(args) -> int:
@@ -53,7 +55,7 @@ def run(args) -> int:
             "preview_size": [320, 240],
             "fps": 15.0,
         }
-    requests = requests_for(files, Limits(args.time_limit, args.memory_limit), previews)
+    requests = requests_for(files, Limits(args.time_limit, args.memory_limit), previews, la.against(args, NAME))
     done = run_library(requests, la.jobs(args), args.scheduler, args.quiet)
     write_reports(done, args)
     print_results(done)

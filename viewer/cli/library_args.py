@@ -1,4 +1,5 @@
-"""The arguments ``check`` and ``render`` share when they run over a library: workers, cluster, limits."""
+"""The arguments ``check`` and ``render`` share when they run over a library: workers, cluster, limits; and
+``check``'s comparison with a second library (``--against``)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,11 @@ SCHEDULER_HELP = (
 TIME_LIMIT_HELP = "seconds one file may take (default 120); a file over it is reported as such"
 MEMORY_LIMIT_HELP = "megabytes a worker may grow by for one file (default 4096)"
 HTML_HELP = "write one static HTML report (sortable, filterable, with thumbnails)"
+AGAINST_HELP = (
+    "a second library (e.g. the optimized copies): compare each file with the file at the same path under DIR, "
+    "as animview diff does; a pair that moves differently is a 'differs' warning"
+)
+DIFF_FAIL_HELP = "with --against: a pair differs past X scene units or N%% of the file's size (default 1e-5 of it)"
 
 
 def add_library_arguments(p: argparse.ArgumentParser, quiet: bool = True) -> None:
@@ -28,6 +34,29 @@ def add_library_arguments(p: argparse.ArgumentParser, quiet: bool = True) -> Non
     p.add_argument("--html", default=None, metavar="OUT.html", help=HTML_HELP)
     if quiet:
         p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def add_against_arguments(p: argparse.ArgumentParser) -> None:
+    from viewer.animation.modes import MODES  # numpy: not for ``animview -h``
+    from viewer.cli.diff import fail_above
+
+    p.add_argument("--against", default=None, metavar="DIR", help=AGAINST_HELP)
+    p.add_argument("--diff-mode", choices=MODES, default="authored", help="with --against: the mode both play in")
+    p.add_argument("--diff-fail-above", type=fail_above, default=None, metavar="X|N%", help=DIFF_FAIL_HELP)
+
+
+def against(args, command: str) -> dict | None:
+    """``requests_for``'s ``against`` from ``--against`` (None without it); DIR must be a folder."""
+    from pathlib import Path
+
+    if args.against is None:
+        if args.diff_fail_above is not None or args.diff_mode != "authored":
+            raise UsageError(f"animview {command}: --diff-mode and --diff-fail-above need --against DIR")
+        return None
+    if not Path(args.against).is_dir():
+        raise UsageError(f"animview {command}: --against {args.against!r} is not a folder")
+    value, relative = args.diff_fail_above or (None, False)
+    return {"dir": args.against, "mode": args.diff_mode, "fps": 120.0, "fail_above": value, "relative": relative}
 
 
 def jobs(args) -> int:

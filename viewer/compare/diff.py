@@ -15,8 +15,9 @@ import numpy as np
 
 from viewer.animation.clip import Clip
 from viewer.compare import diff_measure as m
+from viewer.compare.diff_meshes import mesh_pairs
 from viewer.compare.diff_report import measured
-from viewer.compare.matching import NodeMatch, anchors, match_clips, match_nodes
+from viewer.compare.matching import NodeMatch, match_clips, match_nodes
 from viewer.pose.bounds import pose_bounds
 from viewer.pose.pose import Pose
 from viewer.scene.scene import Scene
@@ -72,7 +73,7 @@ def diff_scenes(
     if not a.clips and not b.clips:
         pairs = [(None, None, "rest pose")]
     pose_a, pose_b = Pose(a), Pose(b)
-    meshes = _mesh_pairs(pose_a, pose_b, nodes)
+    meshes = mesh_pairs(a, b, nodes)
     modes = (mode, mode if mode_b is None else mode_b)
     clips = [_clip(pose_a, pose_b, ca, cb, rule, modes, fps, nodes, meshes, size, threshold) for ca, cb, rule in pairs]
     worst = max((c["max_distance"] for c in clips), default=0.0)
@@ -83,7 +84,7 @@ def diff_scenes(
         "threshold": threshold,
         "max_distance": worst,
         "max_distance_rel": worst / size,
-        "differs": any(c["differs"] for c in clips),
+        "differs": any(c["differs"] for c in clips) or bool(clips_a),
         "clips": clips,
         "matched_nodes": {"by_path": int(nodes.by_path.sum()), "by_index": int((~nodes.by_path).sum())},
         "unmatched": {
@@ -94,31 +95,6 @@ def diff_scenes(
         },
     }
     return report
-
-
-def _mesh_pairs(pose_a: Pose, pose_b: Pose, nodes: NodeMatch) -> list[m.MeshPair]:
-    """Mesh nodes of A and B that deform (skinned or morphed on either side), paired by the node of A they
-    are or hang from (``matching.anchors``): a mesh a re-export moved into a new child node is still
-    measured against the original. A node of A with several such meshes in B (or the reverse) is left out."""
-    sa, sb = pose_a.scene, pose_b.scene
-    own_a = np.full(len(sa.nodes), -1, dtype=np.int64)
-    own_a[nodes.a] = nodes.a
-    own_b = np.full(len(sb.nodes), -1, dtype=np.int64)
-    own_b[nodes.b] = nodes.a
-    groups: dict[int, tuple[list[int], list[int]]] = {}
-    for side, (scene, own) in enumerate(((sa, own_a), (sb, own_b))):
-        anchor = anchors(scene, own)
-        for node in np.flatnonzero((scene.nodes.mesh >= 0) & (anchor >= 0)).tolist():
-            groups.setdefault(int(anchor[node]), ([], []))[side].append(node)
-    out = []
-    for left, right in groups.values():
-        if len(left) != 1 or len(right) != 1:
-            continue
-        i, j = left[0], right[0]
-        deforms = [s.nodes.skin[n] >= 0 or s.meshes[s.nodes.mesh[n]].target_count > 0 for s, n in ((sa, i), (sb, j))]
-        if any(deforms):
-            out.append(m.MeshPair(pose_a, pose_b, i, j))
-    return sorted(out, key=lambda p: p.node_a)
 
 
 def _channels(scene: Scene, clip: Clip | None, paths: tuple[str, ...]) -> set[str]:

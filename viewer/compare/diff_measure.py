@@ -1,9 +1,8 @@
 """How far apart two files' animations are, measured where it shows: in world space, chunk by chunk of times.
 
 Both clips are posed for a batch of times at once (``pose.batch``), then per matched node the world position
-distance and the rotation angle, per skinned or morphed mesh the largest vertex displacement (an even subset
-of at most ``VERTEX_BUDGET`` vertices, matched by index or, after a re-export reordered them, by nearest rest
-position), morph weights, pointer values and visibility. Only running maxima and the per-time maximum are
+distance and the rotation angle, per mesh the largest vertex displacement (``diff_meshes``), morph weights,
+pointer values and visibility. Only running maxima and the per-time maximum are
 kept, so a long clip is measured in bounded memory.
 """
 
@@ -12,12 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from viewer.animation.clip import Clip
-from viewer.pose.batch import MeshPoints, PoseBatch, pose_batch
+from viewer.pose.batch import PoseBatch, pose_batch
 from viewer.pose.pose import Pose
 
-VERTEX_BUDGET = 2048  # vertices measured per mesh node; larger meshes are measured on an even subset
 WORLD_FLOATS = 2_000_000  # world matrix floats per chunk of times and side (16 MB)
-NEAREST_PAIRS = 4_000_000  # distance pairs per step of the nearest-vertex search
 
 
 def rest_batch(pose: Pose) -> PoseBatch:
@@ -54,56 +51,6 @@ def _column_lengths(m: np.ndarray) -> np.ndarray:
     return length
 
 
-def even_subset(count: int, budget: int | None = None) -> np.ndarray:
-    """At most ``budget`` (``VERTEX_BUDGET``) indices spread evenly over ``count`` (all of them when they fit)."""
-    budget = VERTEX_BUDGET if budget is None else budget
-    if count <= budget:
-        return np.arange(count)
-    return np.unique(np.linspace(0, count - 1, budget).round().astype(np.int64))
-
-
-def nearest(points: np.ndarray, pool: np.ndarray) -> tuple[np.ndarray, float]:
-    """Index in ``pool`` of each point's nearest neighbour, and the largest such distance (brute force in
-    steps of ``NEAREST_PAIRS`` pairs: the points are a bounded subset, the pool one mesh)."""
-    out = np.zeros(len(points), dtype=np.int64)
-    gap = 0.0
-    step = max(1, NEAREST_PAIRS // max(1, len(pool)))
-    for lo in range(0, len(points), step):
-        d = ((points[lo : lo + step, None, :] - pool[None, :, :]) ** 2).sum(axis=-1)
-        out[lo : lo + step] = d.argmin(axis=1)
-        gap = max(gap, float(np.sqrt(d.min(axis=1).max(initial=0.0))))
-    return out, gap
-
-
-class MeshPair:
-    """One mesh node of A and its partner in B, ready to measure vertex displacement over time."""
-
-    def __init__(self, pose_a: Pose, pose_b: Pose, node_a: int, node_b: int) -> None:
-        self.node_a, self.node_b = node_a, node_b
-        full_a, full_b = MeshPoints(pose_a, node_a), MeshPoints(pose_b, node_b)
-        pick = even_subset(full_a.count)
-        self.total = full_a.count
-        rest_a = full_a.at(rest_batch(pose_a))[0]
-        rest_b = full_b.at(rest_batch(pose_b))[0]
-        same = full_a.count == full_b.count and np.allclose(full_a.base, full_b.base, rtol=0, atol=1e-6 * _size(rest_a))
-        if same:
-            partner, self.rule, self.gap = pick, "index", 0.0
-        else:
-            partner, self.gap = nearest(rest_a[pick], rest_b)
-            self.rule = "nearest"
-        self.a = MeshPoints(pose_a, node_a, pick)
-        self.b = MeshPoints(pose_b, node_b, partner)
-
-    def displacement(self, ba: PoseBatch, bb: PoseBatch) -> np.ndarray:
-        """(F,) the largest vertex displacement at each time of the batches."""
-        d = np.linalg.norm(self.a.at(ba) - self.b.at(bb), axis=-1)
-        return np.nan_to_num(d, nan=np.inf).max(axis=1, initial=0.0)
-
-
-def _size(points: np.ndarray) -> float:
-    return float(np.ptp(points, axis=0).max(initial=0.0)) if len(points) else 1.0
-
-
 def chunk_length(nodes_a: int, nodes_b: int) -> int:
     """Times per chunk so both sides' world matrices stay within ``WORLD_FLOATS``."""
     return max(1, WORLD_FLOATS // (16 * max(1, nodes_a, nodes_b)))
@@ -120,12 +67,16 @@ def value_unit(target: str) -> str:
 class Accumulator:
     """Running maxima over chunks of times: nothing per time is kept but the overall maximum."""
 
-    def __init__(self, nodes, meshes: list[MeshPair], a, b) -> None:
+    def __init__(self, nodes, meshes: list, a, b) -> None:
         self.ia, self.ib, self.meshes = nodes.a, nodes.b, meshes
         size = len(nodes.a)
         self.dist, self.dist_t = np.zeros(size), np.zeros(size)
         self.angle = np.zeros(size)
-        self.mesh_max, self.mesh_t = np.zeros(len(meshes)), np.zeros(len(meshes))
+        self.entries = [e for group in meshes for e in group.entries]
+        # A mesh node whose vertices are measured counts by them, not by its origin: an optimizer may move a
+        # node's origin and counter-move its vertices (gltfpack does), and nothing on screen changes.
+        self.counted = ~np.isin(nodes.a, [e["node_a"] for e in self.entries])
+        self.mesh_max, self.mesh_t = np.zeros(len(self.entries)), np.zeros(len(self.entries))
         self.flips, self.flip_t = np.zeros(size, dtype=np.int64), np.full(size, np.nan)
         self.over_time: list[np.ndarray] = []
         self.weight_pairs = [
@@ -147,11 +98,14 @@ class Accumulator:
             ang = np.nan_to_num(rotation_angle(wa, wb), nan=np.pi)
         self._running(self.dist, self.dist_t, d, times)
         np.maximum(self.angle, ang.max(axis=0, initial=0.0), out=self.angle)
-        per_time = d.max(axis=1, initial=0.0)
-        for k, pair in enumerate(self.meshes):
-            dm = pair.displacement(ba, bb)
-            self._running(self.mesh_max[k : k + 1], self.mesh_t[k : k + 1], dm[:, None], times)
-            np.maximum(per_time, dm, out=per_time)
+        per_time = d[:, self.counted].max(axis=1, initial=0.0)
+        at = 0
+        for group in self.meshes:
+            dm = group.displacement(ba, bb)  # (F, k): each mesh's largest vertex displacement
+            k = dm.shape[1]
+            self._running(self.mesh_max[at : at + k], self.mesh_t[at : at + k], dm, times)
+            np.maximum(per_time, dm.max(axis=1, initial=0.0), out=per_time)
+            at += k
         self.over_time.append(np.stack([times, per_time], axis=1))
         flips = ba.visible[:, self.ia] != bb.visible[:, self.ib]
         if flips.any():

@@ -29,30 +29,25 @@ def measured(acc: Accumulator, a: Scene, b: Scene, nodes: NodeMatch, size: float
             "max_distance_rel": float(acc.dist[k]) / size,
             "max_angle_deg": float(np.degrees(acc.angle[k])),
             "t": float(acc.dist_t[k]),
+            "geometry": not bool(acc.counted[k]),
         }
         for k in order.tolist()
         for i, j in [(int(acc.ia[k]), int(acc.ib[k]))]
     ]
     meshes = [
-        {
-            "mesh": a.meshes[a.nodes.mesh[p.node_a]].name,
-            "node": a.nodes.names[p.node_a],
-            "max_distance": float(acc.mesh_max[k]),
-            "t": float(acc.mesh_t[k]),
-            "measured": len(p.a),
-            "of": p.total,
-            "matched_by": p.rule,
-            "rest_gap": p.gap,
-        }
-        for k, p in enumerate(acc.meshes)
+        {k: v for k, v in e.items() if k != "node_a"}
+        | {"max_distance": float(acc.mesh_max[k]), "t": float(acc.mesh_t[k])}
+        for k, e in enumerate(acc.entries)
     ]
     meshes.sort(key=lambda e: -e["max_distance"])
-    node_max = table[0]["max_distance"] if table else 0.0
+    counted = [row for row, c in zip(table, acc.counted[order]) if c]
+    node_max = counted[0]["max_distance"] if counted else 0.0
     vert_max = meshes[0]["max_distance"] if meshes else 0.0
     if meshes and vert_max > node_max:
         worst = {"node": meshes[0]["node"], "mesh": meshes[0]["mesh"], "t": meshes[0]["t"], "kind": "vertices"}
     else:
-        worst = {"node": table[0]["name"] if table else None, "t": table[0]["t"] if table else 0.0, "kind": "node"}
+        top = counted[0] if counted else (table[0] if table else {"name": None, "t": 0.0})
+        worst = {"node": top["name"], "t": top["t"], "kind": "node"}
     distance = max(node_max, vert_max)
     above = np.flatnonzero(over[:, 1] > threshold)
     weights = [

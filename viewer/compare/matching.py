@@ -46,12 +46,18 @@ def anchors(scene: Scene, own: np.ndarray) -> np.ndarray:
     return out
 
 
+def given_node_names(scene: Scene) -> list[str | None]:
+    """The name the file gives each node (None when it gives none: ``node K`` labels are ours)."""
+    raw = scene.document.raw.get("nodes") or []
+    names = [n.get("name") if isinstance(n, dict) else None for n in raw]
+    return [n if isinstance(n, str) and n else None for n in names] + [None] * (len(scene.nodes) - len(raw))
+
+
 def node_paths(scene: Scene) -> tuple[str, ...]:
     """Each node's path of names from its root, ``"Armature/Hips/Spine"``. An unnamed node is ``#k``, its
     place among its parent's children (or among the roots); a path two nodes share gets ``~2``, ``~3`` …"""
     raw = scene.document.raw.get("nodes") or []
-    names = [n.get("name") if isinstance(n, dict) else None for n in raw]
-    names = [n if isinstance(n, str) and n else None for n in names] + [None] * (len(scene.nodes) - len(raw))
+    names = given_node_names(scene)
     place = np.zeros(len(scene.nodes), dtype=np.int64)
     for parent, node in enumerate(raw):
         children = node.get("children") if isinstance(node, dict) else None
@@ -75,14 +81,17 @@ def node_paths(scene: Scene) -> tuple[str, ...]:
 
 
 def match_nodes(a: Scene, b: Scene) -> NodeMatch:
-    """Nodes by name path, then the rest by index (only between nodes neither path rule took)."""
+    """Nodes by name path, then the rest by index: only between nodes neither path rule took and whose own
+    names agree (both unnamed, or the same name under a renamed or moved parent) — a node of A is never
+    compared with an unrelated node that happens to sit at its index in B."""
     paths_a, paths_b = node_paths(a), node_paths(b)
     where_b = {p: i for i, p in enumerate(paths_b)}
     pairs = {i: where_b[p] for i, p in enumerate(paths_a) if p in where_b}
     by_path = set(pairs)
     taken = set(pairs.values())
+    names_a, names_b = given_node_names(a), given_node_names(b)
     for i in range(min(len(paths_a), len(paths_b))):
-        if i not in pairs and i not in taken:
+        if i not in pairs and i not in taken and names_a[i] == names_b[i]:
             pairs[i] = i
             taken.add(i)
     ia = np.array(sorted(pairs), dtype=np.int64)

@@ -14,8 +14,11 @@ from viewer.library.report import Finding, counts
 from viewer.scene.scene import load
 
 
-def check_file(path: str | Path, label: str | None = None, keep_scene: bool = False):
+def check_file(path: str | Path, label: str | None = None, keep_scene: bool = False, against: dict | None = None):
     """The result dict of ``report`` for ``path`` (``label``: how the report names it; default the path).
+
+    ``against``: its counterpart in a second library (``findings_diff`` describes the dict); the diff's
+    findings join the file's and its clips', and the result gets an ``against`` summary.
 
     With ``keep_scene`` returns ``(result, scene)`` (scene None when the file does not load), for a caller
     that renders it next.
@@ -52,6 +55,18 @@ def check_file(path: str | Path, label: str | None = None, keep_scene: bool = Fa
             }
             for clip in scene.clips
         ]
+        if against is not None:
+            _add_against(result, scene, against)
     result["counts"] = counts(result)
     result["seconds"] = time.perf_counter() - start
     return (result, scene) if keep_scene else result
+
+
+def _add_against(result: dict, scene, against: dict) -> None:
+    """The counterpart's findings into ``result`` (after the file's own: they are about the pair)."""
+    from viewer.library.findings_diff import against_findings
+
+    file_findings, clip_findings, result["against"] = against_findings(scene, against)
+    result["findings"] += [f.as_dict() for f in file_findings]
+    for clip in result["clips"]:
+        clip["findings"] += [f.as_dict() for f in clip_findings.get(clip["index"], [])]

@@ -28,6 +28,12 @@ class LibraryFile:
     path: Path
     root: Path
 
+    @property
+    def below_root(self) -> str:
+        """The file's path below the folder it was found in (its name, when it was given itself): where its
+        counterpart lies in a second library (``check --against``)."""
+        return self.label.partition("/")[2] or self.label
+
 
 def discover(paths: list[str | Path], command: str = "animview check") -> list[LibraryFile]:
     """Every model file under ``paths`` (files or folders), each once, sorted by label.

@@ -16,6 +16,8 @@ Result of one file::
                 "findings": [finding, ...], "thumbnail": None | "/abs/x.png", "preview": None | "/abs/x.gif"}],
      "counts": {"error": 0, "warning": 2, "info": 5},   # over the file's and its clips' findings
      "thumbnail": None | "/abs/x.png",    # only a file without clips: its still (rendered runs only)
+     "against": {"counterpart": "opt/Fox/Fox.gltf", "status": "same" | "differs" | "missing" | "error",
+                 "max_distance": 0.0 | None, "max_distance_rel": 0.0 | None},   # only with --against
      "seconds": 0.12, "peak_mb": 143.0, "attempts": 1, "worker": "local-0"}
 
 A finding::
@@ -51,6 +53,9 @@ CODES = {
     "ignored-extension": ("warning", "extensions the viewer does not implement"),
     "unused-extension": ("info", "extensions declared but not used"),
     "load-warning": ("warning", "other warnings while loading"),
+    "differs": ("warning", "moves differently from its counterpart (--against)"),
+    "counterpart-error": ("warning", "its counterpart (--against) does not load"),
+    "no-counterpart": ("info", "no file at the same path under --against"),
 }
 STATUSES = ("ok", "error", "time-limit", "memory-limit", "crashed")
 RUN_KEYS = ("seconds", "peak_mb", "attempts", "worker")  # depend on the run, not the file

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from viewer.library.discover import LibraryFile, output_stem
 from viewer.library.report import summarize
@@ -35,16 +36,34 @@ class Run:
     summary: dict = field(default_factory=dict)
 
 
-def requests_for(files: list[LibraryFile], limits: Limits, previews: dict | None = None) -> list[dict]:
+def requests_for(
+    files: list[LibraryFile], limits: Limits, previews: dict | None = None, against: dict | None = None
+) -> list[dict]:
     """One request per file (``task`` describes the shape); previews, when asked, go to ``previews["outdir"]``
-    under a stem made from the file's label."""
+    under a stem made from the file's label. ``against``: ``{"dir": DIR, "mode", "fps", "fail_above",
+    "relative"}``: each file is compared with the file at its path below DIR (``findings_diff``)."""
     out = []
     for f in files:
         request = {"label": f.label, "path": str(f.path), "limits": limits.as_dict(), "previews": None}
         if previews is not None:
             request["previews"] = dict(previews, stem=output_stem(f.label))
+        if against is not None:
+            request["against"] = counterpart_request(f, against)
         out.append(request)
     return out
+
+
+def counterpart_request(f: LibraryFile, against: dict) -> dict:
+    """The request's ``against`` for file ``f``: where its counterpart would be (whether it is there, the
+    worker sees: on a cluster, the worker's file system is the one that counts) and how to compare."""
+    given = Path(against["dir"])
+    settings = {k: v for k, v in against.items() if k != "dir"}
+    return {
+        "path": str(given.resolve() / f.below_root),
+        "root": str(given.resolve()),
+        "label": (given / f.below_root).as_posix(),
+        **settings,
+    }
 
 
 def run_library(
