@@ -59,6 +59,8 @@ class ViewOptions:
         camera: look through this glTF camera (index; a node must carry it) instead of the orbit camera.
         look: the View section's look to start with (``Look`` field → value; the command line's flags).
         against: a second file (B) held against this one: panes A | B and the divergence strip.
+        against_clip, against_mode: B's clip (an index into B's clips) and mode, when not the clip matched with
+            A's and A's mode (the Compare panel changes them).
     """
 
     path: Path
@@ -74,6 +76,8 @@ class ViewOptions:
     camera: int | None = None
     look: dict = field(default_factory=dict)
     against: Path | None = None
+    against_clip: int | None = None
+    against_mode: str | None = None
 
 
 class ViewerApp(InputMixin, FrameMixin, FilesMixin, mglw.WindowConfig):
@@ -127,6 +131,9 @@ class ViewerApp(InputMixin, FrameMixin, FilesMixin, mglw.WindowConfig):
         if against is None and options.against is not None:
             against = load(options.against, options.allow_outside_folder)
         self.state.set_against(against)
+        if against is not None:
+            self.state.set_pane_clip(1, options.against_clip)
+            self.state.set_pane(1, options.against_mode)
         clock.seek(options.time)
         if not options.paused:
             clock.play()

@@ -165,9 +165,31 @@ def add_compare_argument(parser: argparse.ArgumentParser, help: str) -> None:
     parser.add_argument("--compare", type=modes_argument, default=None, metavar="M1,M2[,M3[,M4]]", help=help)
 
 
+ANIMATION_B_HELP = "with --against: B's animation, index or name (default: A's match, by name else index)"
+
+
 def add_against_argument(parser: argparse.ArgumentParser, help: str) -> None:
-    """``--against B``: a second version of the file, compared pane by pane; ``help`` says what is drawn."""
+    """``--against B``: a second version of the file, compared pane by pane; ``help`` says what is drawn. With it,
+    ``--animation-b`` and ``--mode-b`` choose B's clip and mode (default: the clip matched with A's, A's mode)."""
+    from viewer.animation.modes import MODES  # numpy: not for ``animview -h``
+
     parser.add_argument("--against", metavar="B", default=None, help=help)
+    parser.add_argument("--animation-b", default=None, metavar="K", help=ANIMATION_B_HELP)
+    parser.add_argument("--mode-b", choices=MODES, default=None, help="with --against: B's mode (default: --mode)")
+
+
+def against_choice(args: argparse.Namespace, b, command: str) -> tuple[int | None, str | None]:
+    """B's clip (an index into ``b``'s clips) and mode from ``--animation-b`` / ``--mode-b``; None where not given.
+
+    Raises:
+        UsageError: either without ``--against``, or a clip B does not have.
+    """
+    if b is None:
+        if args.animation_b is not None or args.mode_b is not None:
+            raise UsageError(f"{prog(command)}: --animation-b and --mode-b go with --against")
+        return None, None
+    clip = pick_clip(b, args.animation_b, command, "--animation-b") if args.animation_b is not None else None
+    return (clip.index if clip is not None else None), args.mode_b
 
 
 def load_against(args: argparse.Namespace):
@@ -195,11 +217,11 @@ def prog(command: str) -> str:
     return f"animview {command}" if command else "animview"
 
 
-def pick_clip(scene, text: str | None, command: str):
-    """The clip ``--animation`` names, by index or by name; the first (or None) when not given."""
+def pick_clip(scene, text: str | None, command: str, flag: str = "--animation"):
+    """The clip ``flag`` (``--animation``) names, by index or by name; the first (or None) when not given."""
     if not scene.clips:
         if text is not None:
-            raise UsageError(f"{prog(command)}: {scene.path} has no animations (--animation {shorten(text)})")
+            raise UsageError(f"{prog(command)}: {scene.path} has no animations ({flag} {shorten(text)})")
         return None
     if text is None:
         return scene.clips[0]
@@ -209,7 +231,7 @@ def pick_clip(scene, text: str | None, command: str):
         if clip.name == text:
             return clip
     names = ", ".join(f"{c.index}:{c.name!r}" for c in scene.clips[:12]) + (" …" if len(scene.clips) > 12 else "")
-    raise UsageError(f"{prog(command)}: --animation {shorten(text)} is not in {scene.path} (it has {names})")
+    raise UsageError(f"{prog(command)}: {flag} {shorten(text)} is not in {scene.path} (it has {names})")
 
 
 def pick_camera(scene, text: str, command: str) -> str | int:

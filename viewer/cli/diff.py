@@ -1,9 +1,9 @@
 """``animview diff A B``: is B still the same animation as A — where, when and by how much they part.
 
 Exit 0 when every matched clip stays within ``--fail-above``, 1 when one goes beyond it (or a visibility,
-morph weight or pointer value differs, or B lacks a clip of A), 2 for bad usage or a file that does not load — so a pipeline can
-gate a re-export, a compression or a bake on it. The report is ``viewer.compare.diff``'s; this module only
-prints it.
+morph weight or pointer value differs, or B lacks a clip of A), 2 for bad usage or a file that does not load —
+so a pipeline can gate a re-export, a compression or a bake on it. The report is ``viewer.compare.diff``'s;
+this module only prints it.
 """
 
 from __future__ import annotations

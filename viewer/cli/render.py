@@ -29,7 +29,10 @@ OVERLAY_HELP = (
     "draw the viewer's timeline and panels over the frames, as the window shows them (with --against: the "
     "divergence strip along the bottom)"
 )
-AGAINST_HELP = "compare with file B: panes A | B side by side, one camera and time (B's clip matched to A's)"
+AGAINST_HELP = (
+    "compare with file B: panes A | B side by side, one camera and time (B's clip matched to A's, or --animation-b; "
+    "B's mode --mode-b)"
+)
 NODE_HELP = "with --compare: node the trails and curves follow (default: the three that move most)"
 
 
@@ -140,6 +143,8 @@ def run(args) -> int:
     if end < start:
         raise UsageError(f"animview render: --end {end} is before --start {start}")
     _check_against(args)
+    against = a.load_against(args)
+    choice_b = a.against_choice(args, against, NAME)
     panes = args.compare is not None or args.against is not None
     if not panes and (args.trails or args.ghosts or args.curves or args.node is not None):
         raise UsageError("animview render: --trails, --ghosts, --curves and --node go with --compare or --against")
@@ -152,7 +157,7 @@ def run(args) -> int:
     try:
         if kind != "png":
             _kernels_if_worth_it(scene, clip, (end - start) * args.fps + 1)
-        source = _frame_source(args, scene, clip, view, clip_box, a.load_against(args))
+        source = _frame_source(args, scene, clip, view, clip_box, against, choice_b)
         if kind == "png":
             export.write_png(source, out, args.time)
             count = 1
@@ -213,15 +218,16 @@ def _check_against(args) -> None:
         raise UsageError("animview render: --curves goes with --compare, not --against")
 
 
-def _frame_source(args, scene, clip, view, clip_box=None, against=None):
-    """The offscreen source the options ask for: compare or against panes, the overlay, or the plain picture."""
+def _frame_source(args, scene, clip, view, clip_box=None, against=None, choice_b=(None, None)):
+    """The offscreen source the options ask for: compare or against panes (B's clip and mode: ``choice_b``), the
+    overlay, or the plain picture."""
     if args.compare is not None or against is not None:
+        from viewer.compare.against import PaneChoice
         from viewer.export.compare import CompareLook, CompareOffscreen
 
         modes = args.compare or ()
-        look = CompareLook(
-            modes, args.trails, args.curves, args.node, args.ghosts, against, args.overlay, args.overlay_b
-        )
+        look = CompareLook(modes, args.trails, args.curves, args.node, args.ghosts, against, args.overlay)
+        look.overlay_b, look.choice_b = args.overlay_b, PaneChoice(*choice_b)
         return CompareOffscreen(scene, clip, view, look=look)
     if args.overlay:
         from viewer.export.overlay import OverlayOffscreen

@@ -58,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     scene = a.load_scene(args, "")
     against = a.load_against(args)
     clip = a.pick_clip(scene, args.animation, "")
+    against_clip, against_mode = a.against_choice(args, against, "")
     camera = a.pick_camera(scene, args.camera, "")
     if args.against is not None and args.compare is not None:
         raise UsageError("animview: --against shows the two files side by side; leave out --compare")
@@ -80,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
         camera=None if camera == "auto" else camera,
         look=a.look_options(args),
         against=Path(args.against) if args.against is not None else None,
+        against_clip=against_clip,
+        against_mode=against_mode,
     )
     try:
         wnd = open_window(args.window, args.size, args.backend)

@@ -1,11 +1,14 @@
 """Two versions side by side (``animview A --against B``): what each pane shows, and how far apart they are.
 
 A pane's source is (scene, clip, mode): the compare view's panes are one scene's clip in several modes
-(``mode_sources``), the against view's are file A's clip and the clip of B that ``matching.match_clips`` pairs
-with it, in one mode (``file_sources``); the same B may be A itself with another clip. How far apart the two
-are comes from ``diff.diff_scenes`` once per (pair, clip, mode) — its ``over_time`` is the divergence strip
-(``Divergence``) — and, at the playhead, from the matched nodes' world positions (``node_errors``), which
-colour the panes' joints and trail markers on the same scale as the strip (``error_colors``). Pure numpy.
+(``mode_sources``), the against view's are file A's clip and a clip of B in a mode (``file_sources``). Every pane
+after the first may be given its own clip and mode (``PaneChoice``: the Compare panel, ``--animation-b``,
+``--mode-b``); unchosen, it follows the first pane — the same clip, or in B the clip ``matching.match_clips``
+pairs with it, and the same mode. The same B may be A itself with another clip or mode. How far apart the two
+are comes from ``diff.diff_scenes`` once per (clips, modes) of the pair of files — its ``over_time`` is the
+divergence strip (``Divergence``) — and, at the playhead, from the matched nodes' world positions
+(``node_errors``), which colour the panes' joints and trail markers on the same scale as the strip
+(``error_colors``). Pure numpy.
 """
 
 from __future__ import annotations
@@ -40,9 +43,31 @@ class PaneSource:
     color: RGB
 
 
-def mode_sources(scene: Scene, clip: Clip | None, modes) -> list[PaneSource]:
-    """One pane per interpolation mode of one clip: the compare view (C, ``--compare``)."""
-    return [PaneSource(scene, clip, m, m, MODE_COLORS[m]) for m in modes]
+@dataclass(frozen=True)
+class PaneChoice:
+    """What was chosen for a pane after the first: ``clip``, an index into the pane's file's clips, and ``mode``.
+    None follows the first pane (its clip — in another file, the clip matched with it — and its mode), so
+    switching the window's clip or mode carries an unchosen pane along."""
+
+    clip: int | None = None
+    mode: str | None = None
+
+
+def chosen_clip(scene: Scene, index: int | None) -> Clip | None:
+    """Clip ``index`` of ``scene``; None when none was chosen or the file has no such clip (another file came)."""
+    return scene.clips[index] if index is not None and 0 <= index < len(scene.clips) else None
+
+
+def mode_sources(scene: Scene, clip: Clip | None, modes, clips=()) -> list[PaneSource]:
+    """One pane per interpolation mode of one clip: the compare view (C, ``--compare``). ``clips``: per pane, a
+    clip chosen instead (None: ``clip``); such a pane's label names its clip too."""
+    own = list(clips) + [None] * len(modes)
+    out = []
+    for m, chosen in zip(modes, own):
+        shown = chosen if chosen is not None else clip
+        label = m if shown is clip or shown is None else f"{m} · {shown.name}"
+        out.append(PaneSource(scene, shown, m, label, MODE_COLORS[m]))
+    return out
 
 
 def matched_clip(a: Scene, b: Scene, clip: Clip | None) -> Clip | None:
@@ -53,16 +78,20 @@ def matched_clip(a: Scene, b: Scene, clip: Clip | None) -> Clip | None:
     return pairs[0][1] if pairs else None
 
 
-def file_sources(a: Scene, clip_a: Clip | None, b: Scene, clip_b: Clip | None, mode: str) -> list[PaneSource]:
-    """Pane A and pane B, labelled with the file name, and the clip and mode where they say something."""
+def file_sources(
+    a: Scene, clip_a: Clip | None, b: Scene, clip_b: Clip | None, mode: str, mode_b: str | None = None
+) -> list[PaneSource]:
+    """Pane A and pane B (B in ``mode_b``, default A's ``mode``), labelled with the file name, and the clip and
+    mode where they say something."""
+    mode_b = mode if mode_b is None else mode_b
 
-    def label(scene: Scene, clip: Clip | None) -> str:
+    def label(scene: Scene, clip: Clip | None, m: str) -> str:
         what = [scene.path.name, clip.name if clip is not None else "rest pose"]
-        return " · ".join(what + ([mode] if mode != "authored" else []))
+        return " · ".join(what + ([m] if m != "authored" else []))
 
     return [
-        PaneSource(a, clip_a, mode, label(a, clip_a), FILE_COLORS[0]),
-        PaneSource(b, clip_b, mode, label(b, clip_b), FILE_COLORS[1]),
+        PaneSource(a, clip_a, mode, label(a, clip_a, mode), FILE_COLORS[0]),
+        PaneSource(b, clip_b, mode_b, label(b, clip_b, mode_b), FILE_COLORS[1]),
     ]
 
 
@@ -77,6 +106,7 @@ class Divergence:
         clip_b: the name of B's clip measured.
         node_max: the largest distance of a matched node's origin (vertices of a skinned mesh move farther
             than the joints that drive them: the joints' colours take this as their top).
+        clip_a, mode, mode_b: A's clip measured, and the modes A and B were played in (as the report says).
     """
 
     times: np.ndarray
@@ -87,6 +117,9 @@ class Divergence:
     threshold: float
     clip_b: str
     node_max: float = 0.0
+    clip_a: str = ""
+    mode: str = "authored"
+    mode_b: str = "authored"
 
     def at(self, t: float) -> float:
         """The distance at time ``t`` (seconds), linearly between measured times."""
@@ -104,13 +137,18 @@ class Divergence:
         return self.node_max if self.scale > 0 and self.node_max > self.threshold else 0.0
 
 
-def divergence(a: Scene, b: Scene, clip: Clip, mode: str) -> Divergence | None:
-    """``diff_scenes`` of A's ``clip`` against its match in B, as the strip reads it; None when B has no match."""
-    report = diff_scenes(a, b, only=clip, mode=mode)
-    clips = [c for c in report["clips"] if c["a"] == clip.name]
-    if matched_clip(a, b, clip) is None or not clips:
+def divergence(
+    a: Scene, b: Scene, clip: Clip, mode: str, clip_b: Clip | None = None, mode_b: str | None = None
+) -> Divergence | None:
+    """``diff_scenes`` of A's ``clip`` in ``mode`` against B's ``clip_b`` (default: its match) in ``mode_b``
+    (default: ``mode``), as the strip reads it; None when B has no clip to measure."""
+    clip_b = matched_clip(a, b, clip) if clip_b is None else clip_b
+    if clip_b is None:
         return None
-    c = clips[0]
+    report = diff_scenes(a, b, only=clip, mode=mode, mode_b=mode_b, clip_b=clip_b)
+    if not report["clips"]:
+        return None
+    c = report["clips"][0]
     over = np.asarray(c["over_time"], dtype=np.float64).reshape(-1, 2)
     worst = c["worst"]
     return Divergence(
@@ -122,6 +160,9 @@ def divergence(a: Scene, b: Scene, clip: Clip, mode: str) -> Divergence | None:
         float(report["threshold"]),
         c["b"],
         max((float(n["max_distance"]) for n in c["nodes"]), default=0.0),
+        c["a"],
+        c["mode"],
+        c["mode_b"],
     )
 
 
@@ -163,7 +204,7 @@ def node_errors(world_a: np.ndarray, world_b: np.ndarray, match: NodeMatch) -> t
 
 
 class Against:
-    """File B held against the viewer's file A: the node pairs, the divergence per (clip, mode), the poses
+    """File B held against the viewer's file A: the node pairs, the divergence per (clips, modes), the poses
     of both at the playhead for the readout. Built once per pair of files."""
 
     def __init__(self, a: Scene, b: Scene) -> None:
@@ -180,17 +221,27 @@ class Against:
             self._clips[key] = matched_clip(self.a, self.b, clip_a)
         return self._clips[key]
 
-    def divergence(self, clip_a: Clip | None, mode: str) -> Divergence | None:
-        """The strip's data for A's ``clip_a`` in ``mode``: measured on first ask (~0.2 s for Fox), then kept."""
+    def source_b(self, clip_a: Clip | None, mode: str, choice: PaneChoice = PaneChoice()) -> tuple[Clip | None, str]:
+        """B's clip and mode for A's ``clip_a`` in ``mode``: the ``choice``, else B's match and A's mode."""
+        chosen = chosen_clip(self.b, choice.clip)
+        return (chosen if chosen is not None else self.clip_b(clip_a)), (choice.mode or mode)
+
+    def divergence(self, clip_a: Clip | None, mode: str, choice: PaneChoice = PaneChoice()) -> Divergence | None:
+        """The strip's data for A's ``clip_a`` in ``mode`` against B's ``source_b``: measured on first ask (~0.2 s
+        for Fox), then kept per (clips, modes)."""
         if clip_a is None or clip_a.index < 0:
             return None
-        key = (clip_a.index, mode)
+        clip_b, mode_b = self.source_b(clip_a, mode, choice)
+        key = (clip_a.index, mode, None if clip_b is None else clip_b.key, mode_b)
         if key not in self._divergence:
-            self._divergence[key] = divergence(self.a, self.b, clip_a, mode)
+            self._divergence[key] = None if clip_b is None else divergence(self.a, self.b, clip_a, mode, clip_b, mode_b)
         return self._divergence[key]
 
-    def errors_at(self, clip_a: Clip | None, t: float, mode: str) -> tuple[np.ndarray, np.ndarray]:
-        """``node_errors`` of A's clip and its match posed at ``t`` (seconds)."""
+    def errors_at(
+        self, clip_a: Clip | None, t: float, mode: str, choice: PaneChoice = PaneChoice()
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``node_errors`` of A's clip and B's ``source_b`` posed at ``t`` (seconds)."""
+        clip_b, mode_b = self.source_b(clip_a, mode, choice)
         self.pose_a.set_time(clip_a, t, mode)
-        self.pose_b.set_time(self.clip_b(clip_a), t, mode)
+        self.pose_b.set_time(clip_b, t, mode_b)
         return node_errors(self.pose_a.world, self.pose_b.world, self.match)

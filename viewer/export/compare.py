@@ -2,12 +2,13 @@
 compare and against views composed into headless frames.
 
 One offscreen frame holds a pane per source (``compare.against.PaneSource``: a mode of the clip, or file A and
-file B side by side; 2 × 2 for four), all posed at the same time and seen by one camera, each labelled; with
-trails, every pane shows every pane's path (its own opaque, the others faded) with key dots and a marker at
-the time; with curves, a strip along the bottom plots the selected channel in every mode with the playhead;
-against B with ``strip``, the divergence strip runs along the bottom with the playhead and the worst time.
-Frames come out of the same ``Renderer`` as the window, drawn with ``render.panes``; it is an ``Offscreen``
-source, so every writer in ``export.writers`` takes it.
+file B side by side — B in its matched clip and A's mode, or the clip and mode of ``CompareLook.choice_b``; 2 × 2
+for four), all posed at the same time and seen by one camera, each labelled; with trails, every pane shows every
+pane's path (its own opaque, the others faded) with key dots and a marker at the time; with curves, a strip
+along the bottom plots the selected channel in every mode with the playhead; against B with ``strip``, the
+divergence strip runs along the bottom with the playhead and the worst time. Frames come out of the same
+``Renderer`` as the window, drawn with ``render.panes``; it is an ``Offscreen`` source, so every writer in
+``export.writers`` takes it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 
 from viewer.animation.clip import Clip
 from viewer.compare import views as compare
-from viewer.compare.against import Against, Divergence, PaneSource, file_sources, mode_sources
+from viewer.compare.against import Against, Divergence, PaneChoice, PaneSource, file_sources, mode_sources
 from viewer.export.offscreen import Offscreen
 from viewer.export.plot import draw_curves, draw_labels, draw_strip
 from viewer.pose.bounds import clip_bounds
@@ -44,6 +45,7 @@ class CompareLook:
         against: file B, shown in a second pane beside the file (then ``modes`` is not used).
         strip: with ``against``, the divergence strip along the bottom.
         overlay_b: with ``against``, B drawn translucent inside A's pane.
+        choice_b: with ``against``, B's clip and mode when not the matched clip and A's mode.
     """
 
     modes: tuple[str, ...] = ("step", "linear", "catmull-rom")
@@ -54,6 +56,7 @@ class CompareLook:
     against: Scene | None = None
     strip: bool = False
     overlay_b: bool = False
+    choice_b: PaneChoice = PaneChoice()
 
 
 def curve_channel(clip: Clip, node: int | None) -> int | None:
@@ -92,9 +95,10 @@ class CompareOffscreen(Offscreen):
         b = self.look.against
         if b is None:
             return mode_sources(self.scene, self.clip, self.look.modes), None, None
-        pair = Against(self.scene, b)
-        sources = file_sources(self.scene, self.clip, b, pair.clip_b(self.clip), self.view.mode)
-        return sources, pair, pair.divergence(self.clip, self.view.mode)
+        pair, mode, choice = Against(self.scene, b), self.view.mode, self.look.choice_b
+        clip_b, mode_b = pair.source_b(self.clip, mode, choice)
+        sources = file_sources(self.scene, self.clip, b, clip_b, mode, mode_b)
+        return sources, pair, pair.divergence(self.clip, mode, choice)
 
     def _fit_panes(self) -> None:
         """Ground and auto camera fitted to every pane's bounds (an overshooting mode stays in view)."""

@@ -151,7 +151,7 @@ class CompareView:
         self.rects = [(x + x0, y + y0, pw, ph) for x, y, pw, ph in compare.pane_rects(len(sources), w, h)]
         self.sources, self._look = list(sources), look
         self.poses = self._pane_poses(sources, t, look.in_place)
-        paired = look.match is not None and len(sources) == 2 and sources[0].scene is not sources[1].scene
+        paired = look.match is not None and len(sources) == 2  # B may be A's own scene, another clip or mode
         self.errors = list(node_errors(self.poses[0].world, self.poses[1].world, look.match)) if paired else []
         shown = self.trails(sources, look.node) if look.trails else []
         panes = []

@@ -1,4 +1,5 @@
-"""The Compare panel against another file: what each pane shows, the divergence, and the readout per pane.
+"""The Compare panel against another file: what each pane shows (B's clip and mode chosen in ``pane_choice``'s
+rows), the divergence, and the readout per pane.
 
 The readout gives, at the playhead, the largest distance between matched nodes now, and for the selected node
 its value in each pane — world position, local translation and rotation of its partner in B — with the
@@ -12,6 +13,7 @@ import numpy as np
 from imgui_bundle import imgui
 
 from viewer.base import math3d
+from viewer.ui import pane_choice
 from viewer.ui.panels import _vec
 from viewer.ui.state import ViewerState
 
@@ -22,7 +24,7 @@ SHOWN: list[str] = []
 def readout_lines(state: ViewerState) -> list[tuple[str, str]]:
     """(who, text) lines of the readout now: who is "A", "B", "Δ" or "" (a heading)."""
     against, clip, t = state.against, state.clip, state.clock.t
-    err_a, _ = against.errors_at(clip, t, state.mode)
+    err_a, _ = against.errors_at(clip, t, state.mode, state.choice_b)
     lines = []
     if np.isfinite(err_a).any():
         worst = int(np.nanargmax(err_a))
@@ -48,7 +50,8 @@ def readout_lines(state: ViewerState) -> list[tuple[str, str]]:
 
 
 def against_section(state: ViewerState) -> None:
-    """The two panes' sources, the B-over-A toggle, the divergence over the clip and the readout."""
+    """The two panes' sources (B's clip and mode to choose), the B-over-A toggle, the divergence over the clip
+    and the readout."""
     d, sources = state.display, state.pane_sources()
     _, d.overlay_b = imgui.checkbox("B over A", d.overlay_b)
     if imgui.is_item_hovered():
@@ -58,8 +61,7 @@ def against_section(state: ViewerState) -> None:
         state.set_against(None)
         d.compare = False
         return
-    for who, src in zip("AB", sources):
-        imgui.text_colored(imgui.ImVec4(*src.color, 1.0), f"{who}  {src.label}")
+    pane_choice.against_rows(state)
     div = state.divergence()
     if div is not None:
         imgui.text(f"over the clip: {div.max_distance:.4g} at most, {div.worst_t:.3f} s")

@@ -1,10 +1,11 @@
 """The compare view's overlay: pane labels, and the "Compare" panel (panes, trails, readout; against another
 file, ``against_panel``'s).
 
-The panel adds, removes and changes panes (2 to 4, each mode once), switches trails, and reads out the
-selected node's local values — and its material(s)', camera's and light's — in every compared mode at the
-current time with the difference from ``authored`` (for rotations the angle between the two, in degrees).
-It only changes ``ViewerState``.
+The panel adds, removes and changes panes (2 to 4, each mode once; a pane after the first may show another
+clip of the file: ``pane_choice``), switches trails, and reads out the selected node's local values — and its
+material(s)', camera's and light's — in every compared mode at the current time with the difference from
+``authored`` (for rotations the angle between the two, in degrees), per clip shown. It only changes
+``ViewerState``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from imgui_bundle import imgui
 from viewer.animation.modes import MODES
 from viewer.compare import views as compare
 from viewer.compare.against import PaneSource
-from viewer.ui import against_panel
+from viewer.ui import against_panel, pane_choice
 from viewer.ui.panels import _vec, value_text
 from viewer.ui.state import ViewerState
 
@@ -52,11 +53,18 @@ def compare_section(state: ViewerState) -> None:
         against_panel.against_section(state)
         return
     remove = None
-    for i, mode in enumerate(list(state.compare_modes)):
-        imgui.set_next_item_width(150)
-        changed, index = imgui.combo(f"pane {i + 1}##pane{i}", MODES.index(mode), list(MODES))
+    button_w = imgui.calc_text_size("remove").x + 2 * imgui.get_style().frame_padding.x
+    for i, mode in enumerate(list(state.compare_modes)):  # one row a pane: its mode, its clip, remove
+        width = pane_choice.half_width(button_w)
+        imgui.set_next_item_width(width)
+        changed, index = imgui.combo(f"##pane{i}", MODES.index(mode), list(MODES))
+        pane_choice.remember(f"mode {i}")
+        if imgui.is_item_hovered():
+            imgui.set_tooltip(f"pane {i + 1}'s interpolation mode")
         if changed:
             state.set_pane(i, MODES[index])
+        imgui.same_line()
+        pane_choice.clip_combo(state, i, width)
         imgui.same_line()
         imgui.begin_disabled(len(state.compare_modes) <= compare.MIN_PANES)  # comparing needs two
         if imgui.small_button(f"remove##pane{i}"):
@@ -71,19 +79,31 @@ def compare_section(state: ViewerState) -> None:
 
 
 def _readout(state: ViewerState) -> None:
-    clip, node = state.clip, state.selected_node
-    rows = compare.related_channels(state.scene, clip, node) if clip is not None and node is not None else []
-    if not rows:
+    """The selected node's values per pane, grouped by the clip the panes play (one group unless a pane was
+    given another clip)."""
+    node, groups = state.selected_node, {}
+    for src in state.pane_sources():
+        if src.clip is not None:
+            groups.setdefault(id(src.clip), (src.clip, []))[1].append(src.mode)
+    shown = [
+        (clip, modes, rows)
+        for clip, modes in groups.values()
+        if node is not None and (rows := compare.related_channels(state.scene, clip, node))
+    ]
+    if not shown:
         imgui.text_disabled("select an animated node for its values per mode")
         return
     imgui.text(f"#{node} {state.scene.nodes.names[node]} at {state.clock.t:.3f} s")
-    values = compare.readout(clip, node, state.clock.t, tuple(state.compare_modes), state.scene)
-    for c in rows:  # the node's own values, then its material(s)', camera's and light's
-        ch = clip.channels[c]
-        key = compare.readout_key(ch)
-        unit = " (deg)" if ch.curve.rotation else ""
-        imgui.text_disabled(f"{key}: value, then difference from authored{unit}")
-        for mode, entry in values.items():
-            imgui.text_colored(_color(mode), f"{mode:>11}")
-            imgui.same_line()
-            imgui.text(f"{value_text(ch, entry[key], 3)}  {_vec(entry['Δ ' + key], 3)}")
+    for clip, modes, rows in shown:
+        if len(groups) > 1:
+            imgui.text(f"clip {clip.name}")
+        values = compare.readout(clip, node, state.clock.t, tuple(modes), state.scene)
+        for c in rows:  # the node's own values, then its material(s)', camera's and light's
+            ch = clip.channels[c]
+            key = compare.readout_key(ch)
+            unit = " (deg)" if ch.curve.rotation else ""
+            imgui.text_disabled(f"{key}: value, then difference from authored{unit}")
+            for mode, entry in values.items():
+                imgui.text_colored(_color(mode), f"{mode:>11}")
+                imgui.same_line()
+                imgui.text(f"{value_text(ch, entry[key], 3)}  {_vec(entry['Δ ' + key], 3)}")

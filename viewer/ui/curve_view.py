@@ -2,7 +2,8 @@
 
 The channel follows the selected node: its own first (translation if animated), else its material's,
 camera's or light's (``compare.related_channels``), so picking a mesh shows its colour curve; the picker
-lists every channel of the clip by ``Channel.label``.
+lists every channel of the clip by ``Channel.label``. A pane given another clip of the file plots that clip's
+channel of the same property (none when it does not animate it).
 
 One small plot per component that moves (a translation's constant z gets none); rotations as quaternion
 components or, switched, as intrinsic X-Y-Z Euler degrees. White dots mark the channel's keys, an orange
@@ -38,6 +39,13 @@ def cached_curve(clip, channel: int, mode: str) -> compare.Series:
     curve = compare.curve(clip, channel, mode)
     _CURVES[:] = [(clip, channel, mode, curve)] + _CURVES[: CACHED - 1]
     return curve
+
+
+def same_channel(clip, key) -> int | None:
+    """The channel of ``clip`` that writes the property ``key`` (``Channel.key``); None when it animates none."""
+    if clip is None:
+        return None
+    return next((c for c, ch in enumerate(clip.channels) if ch.key == key), None)
 
 
 def default_channel(state: ViewerState) -> int:
@@ -79,11 +87,15 @@ def curves_section(state: ViewerState) -> list[FloatRect]:
     if rotation:
         imgui.same_line()
         _, state.curve_euler = imgui.checkbox("Euler", state.curve_euler)
-    for i, mode in enumerate(state.compare_modes):  # the legend: the panes' label colours
-        if i:
+    target, curves = clip.channels[state.curve_channel].key, {}
+    for src in state.pane_sources():  # the legend: the panes' labels in their colours
+        c = same_channel(src.clip, target)
+        if c is None:
+            continue
+        if curves:
             imgui.same_line()
-        imgui.text_colored(imgui.ImVec4(*compare.MODE_COLORS[mode], 1.0), mode)
-    curves = {m: cached_curve(clip, state.curve_channel, m) for m in state.compare_modes}
+        imgui.text_colored(imgui.ImVec4(*src.color, 1.0), src.label)
+        curves[src.mode] = cached_curve(src.clip, c, src.mode)
     series = {m: c.components(rotation and state.curve_euler, " deg") for m, c in curves.items()}
     names = next(iter(series.values()))[2]
     shown = compare.moving_components(np.concatenate([s[0] for s in series.values()]))

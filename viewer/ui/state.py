@@ -13,7 +13,7 @@ import time
 from viewer.animation.clip import Clip, combine
 from viewer.animation.modes import MODES
 from viewer.animation.seams import Seams, loop_seams
-from viewer.compare.against import Against, Divergence, PaneSource, file_sources, mode_sources
+from viewer.compare.against import Against, Divergence, PaneChoice, PaneSource, chosen_clip, file_sources, mode_sources
 from viewer.compare.views import MAX_PANES, MIN_PANES
 from viewer.playback.clock import Clock
 from viewer.render.scene_view import Display  # noqa: F401 — the toggles live with what they switch
@@ -62,6 +62,10 @@ class ViewerState:
         self.display = Display(compare=compare is not None)
         self.compare_modes: list[str] = list(compare or DEFAULT_COMPARE)
         """One pane per mode, in order (2 to 4, each mode at most once)."""
+        self.compare_clips: list[int | None] = [None] * len(self.compare_modes)
+        """Per pane, a clip of the file chosen for it (None: the window's clip; the first pane always shows it)."""
+        self.choice_b = PaneChoice()
+        """Against another file: B's clip and mode as chosen (``--animation-b``, ``--mode-b``, the Compare panel)."""
         self.curve_channel: int | None = None
         """Channel the curve window plots (None: the selected node's first)."""
         self.curve_euler = True
@@ -196,6 +200,8 @@ class ViewerState:
                 self.clock.set_range(*span)
             self.view_range = view
         self.select_node(self.selected_node if keep else None)
+        if not keep:  # another file: its clips are not the old one's
+            self.compare_clips = [None] * len(self.compare_modes)
         if self.against is not None:  # the pairs and reports were A's: measure the new A against the same B
             self.set_against(self.against.b)
         placed = self.cameras()
@@ -203,20 +209,50 @@ class ViewerState:
             self.view_camera = None
 
     def set_against(self, b: Scene | None) -> None:
-        """Hold file ``b`` against the current file (None: stop): the view splits into A | B."""
+        """Hold file ``b`` against the current file (None: stop): the view splits into A | B. B's chosen clip and
+        mode stay while B does (a reload or another A), and go with it."""
+        if self.against is None or b is not self.against.b:
+            self.choice_b = PaneChoice()
         self.against = Against(self.scene, b) if b is not None else None
         self.display.compare = b is not None or self.display.compare
 
     def pane_sources(self) -> list[PaneSource]:
-        """What each pane shows: A's clip and its match in B (against view), else the clip in each compared mode."""
+        """What each pane shows: A's clip and mode and B's (its choice, else the match in A's mode) in the against
+        view; else each pane's mode of the window's clip or of the clip chosen for it."""
         if self.against is not None:
-            clip = self.clip
-            return file_sources(self.scene, clip, self.against.b, self.against.clip_b(clip), self.mode)
-        return mode_sources(self.scene, self.clip, self.compare_modes)
+            clip_b, mode_b = self.against.source_b(self.clip, self.mode, self.choice_b)
+            return file_sources(self.scene, self.clip, self.against.b, clip_b, self.mode, mode_b)
+        clips = [self.pane_clip(i) for i in range(len(self.compare_modes))]
+        return mode_sources(self.scene, self.clip, self.compare_modes, clips)
+
+    def pane_clip(self, index: int) -> Clip | None:
+        """The clip chosen for pane ``index`` (None: it shows the window's clip, or in B its match)."""
+        if self.against is not None:
+            return chosen_clip(self.against.b, self.choice_b.clip) if index == 1 else None
+        chosen = self.compare_clips[index] if 0 < index < len(self.compare_clips) else None
+        return chosen_clip(self.scene, chosen)
+
+    def set_pane_clip(self, index: int, clip: int | None) -> bool:
+        """Show clip ``clip`` of the pane's file in pane ``index`` (None: follow the window's clip). The first
+        pane is the window's: its clip is the one playing (``select_clip``). False when there is no such pane
+        or clip."""
+        scene = self.against.b if self.against is not None and index == 1 else self.scene
+        panes = 2 if self.against is not None else len(self.compare_modes)
+        if not 0 <= index < panes or (clip is not None and chosen_clip(scene, clip) is None):
+            return False
+        if index == 0:
+            return clip is not None and self.select_clip(clip)
+        if self.against is not None:
+            self.choice_b = PaneChoice(clip, self.choice_b.mode)
+        else:
+            self.compare_clips += [None] * (len(self.compare_modes) - len(self.compare_clips))
+            self.compare_clips[index] = clip
+        return True
 
     def divergence(self) -> Divergence | None:
-        """The divergence strip's data for what plays now (None: no B, or B has no clip to match it)."""
-        return self.against.divergence(self.clip, self.mode) if self.against is not None else None
+        """The divergence strip's data for what plays now, A against B's source (None: no B, or B has no clip to
+        measure)."""
+        return self.against.divergence(self.clip, self.mode, self.choice_b) if self.against is not None else None
 
     def select_node(self, node: int | None) -> None:
         """Select a node by glTF index (None clears); out-of-range indices clear too."""
@@ -228,6 +264,8 @@ class ViewerState:
         if len(self.compare_modes) >= MAX_PANES or not free:
             return False
         self.compare_modes.append(free[0])
+        self.compare_clips = self.compare_clips[: len(self.compare_modes) - 1]
+        self.compare_clips += [None] * (len(self.compare_modes) - len(self.compare_clips))
         return True
 
     def remove_pane(self, index: int) -> bool:
@@ -235,10 +273,22 @@ class ViewerState:
         if len(self.compare_modes) <= MIN_PANES or not 0 <= index < len(self.compare_modes):
             return False
         del self.compare_modes[index]
+        if index < len(self.compare_clips):
+            del self.compare_clips[index]
+        self.compare_clips[:1] = [None]  # the first pane plays the window's clip
         return True
 
-    def set_pane(self, index: int, mode: str) -> bool:
-        """Show ``mode`` in pane ``index``; a pane already showing it swaps to this pane's old mode."""
+    def set_pane(self, index: int, mode: str | None) -> bool:
+        """Show ``mode`` in pane ``index``; a pane already showing it swaps to this pane's old mode. Against
+        another file, pane 0 is the window's (its mode changes) and pane 1 is B's (None: A's mode)."""
+        if self.against is not None:
+            if index == 1 and (mode is None or mode in MODES):
+                self.choice_b = PaneChoice(self.choice_b.clip, mode)
+                return True
+            if index == 0 and mode in MODES:
+                self.mode = mode
+                return True
+            return False
         if mode not in MODES or not 0 <= index < len(self.compare_modes):
             return False
         if mode in self.compare_modes:
