@@ -45,17 +45,25 @@ class BandedSearch:
         # and polynomial arguments stay within one key span of the keys.
         self.margin = 1.0
         self.hi = last + max(self.margin, abs(last) * 1e-15)
-        self.ranks = [np.searchsorted(self.union, ts) for ts in times]  # per channel, its keys' union ranks
+        # Every channel's keys ranked in one search, then cut per channel (views of one array): a rig of
+        # 10 000 channels costs a few numpy calls here, not a few per channel.
+        lengths = np.array([len(ts) for ts in times], dtype=np.int64)
+        starts = np.cumsum(lengths) - lengths
+        ranks = np.searchsorted(self.union, np.concatenate(times)) if times else np.zeros(0, np.int64)
+        self.ranks = np.split(ranks, np.cumsum(lengths)[:-1]) if times else []  # per channel, its union ranks
         # A channel keyed at every union time (the usual case: one shared input accessor) has its
         # region equal to the window, with no second search.
-        self._every_key = [np.array_equal(r, np.arange(len(self.union))) for r in self.ranks]
+        in_order = ranks == np.arange(len(ranks)) - np.repeat(starts, lengths)
+        every = np.logical_and.reduceat(in_order, starts) if times else np.zeros(0, bool)
+        self._every_key = ((lengths == len(self.union)) & every).tolist()
         band = len(self.union) + 2
         offsets = np.arange(len(times), dtype=np.int64) * band
         sentinel = len(self.union)  # not below any window (0 … len), so never counted
-        self.keys = (
-            np.concatenate([np.append(r, sentinel) + off for r, off in zip(self.ranks, offsets)])
-            if times
-            else np.zeros(0, np.int64)
+        self.keys = np.empty(len(ranks) + len(times), np.int64)
+        ends = np.cumsum(lengths + 1) - 1  # each channel's sentinel, after its keys
+        self.keys[ends] = sentinel + offsets
+        self.keys[np.arange(len(ranks)) + np.repeat(np.arange(len(times)), lengths)] = ranks + np.repeat(
+            offsets, lengths
         )
         self.bases = np.cumsum([0] + [len(ts) + 1 for ts in times])[:-1].astype(np.int64)
         self.offsets = offsets

@@ -46,6 +46,12 @@ class Spec:
     min_items: int = 0
     fields: Mapping[str, "Spec"] | None = None
 
+    def __post_init__(self) -> None:
+        # A number with nothing to check but its type and finiteness: the walk's fast path (most numbers of
+        # a big file are node transforms and accessor bounds, and each would otherwise pay the full check).
+        plain = not (self.enum or self.also or self.positive or self.multiple_of or self.ref is not None)
+        object.__setattr__(self, "plain", plain and self.minimum is None and self.maximum is None)
+
 
 def integer(
     required: bool = False,

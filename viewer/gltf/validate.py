@@ -145,6 +145,18 @@ def _check_extensions(raw: dict, file: Path) -> None:
             )
 
 
+_EXPECTED = {
+    "integer": int,
+    "number": (int, float),
+    "string": str,
+    "boolean": bool,
+    "object": dict,
+    "map": dict,
+    "array": list,
+}
+_NUMERIC = ("integer", "number")
+
+
 class _Walker:
     """Walks JSON against a ``Spec`` tree, raising at the first value that does not fit."""
 
@@ -166,21 +178,14 @@ class _Walker:
             self._check_object(value, spec, path)  # type: ignore[arg-type]
 
     def _check_type(self, value: object, spec: Spec, path: tuple) -> None:
-        expected = {
-            "integer": int,
-            "number": (int, float),
-            "string": str,
-            "boolean": bool,
-            "object": dict,
-            "map": dict,
-            "array": list,
-        }[spec.kind]
-        if not isinstance(value, expected) or (isinstance(value, bool) and spec.kind in ("integer", "number")):
+        if not isinstance(value, _EXPECTED[spec.kind]) or (isinstance(value, bool) and spec.kind in _NUMERIC):
             self._fail(
                 path, f"{_label(path)} must be {_JSON_TYPE_NAMES[spec.kind]}, got {_json_type(value)} {_short(value)}"
             )
 
     def _check_number(self, value: float, spec: Spec, path: tuple) -> None:
+        if spec.plain and not (isinstance(value, int) and abs(value) > sys.float_info.max) and math.isfinite(value):
+            return  # the usual number: no bound, enum or reference to check (its label is made only on failure)
         label = _label(path)
         if isinstance(value, int) and abs(value) > sys.float_info.max:  # Python reads any digit count
             self._fail(
