@@ -2,8 +2,9 @@
 
 The screenshot is the viewer window itself (``ViewerApp`` on moderngl-window's headless window — the code
 path a person's window runs), set up as a person would: the dope sheet open, a node selected, a loop range.
-The compare picture, the GIF and the materials picture come from ``animview render`` (its ``--compare`` and
-``--overlay`` sources), the library's contact sheet from ``animview render PATH --outdir --contact-sheet``.
+The compare picture, the GIF, the materials picture and the Fox against its gltfpack copy come from
+``animview render`` (its ``--compare``, ``--against`` and ``--overlay`` sources), the library's contact sheet
+from ``animview render PATH --outdir --contact-sheet``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from viewer.cli.view import open_window
 
 DOCS = Path(__file__).resolve().parent
 ASSETS = DOCS.parent / "assets"
+KHRONOS = Path(os.environ.get("ANIMVIEW_KHRONOS", DOCS.parent.parent / "shared" / "assets" / "khronos"))
 
 
 def window_screenshot(out: Path, size=(1280, 720)) -> None:
@@ -78,7 +80,7 @@ def library_sheet(out: Path) -> None:
     import shutil
     import tempfile
 
-    khronos = Path(os.environ.get("ANIMVIEW_KHRONOS", DOCS.parents[1] / "shared" / "assets" / "khronos"))
+    khronos = KHRONOS
     with tempfile.TemporaryDirectory() as tmp:
         lib = Path(tmp, "library")
         shutil.copytree(khronos, lib / "khronos")
@@ -94,6 +96,30 @@ def library_sheet(out: Path) -> None:
             check=False,
             stdout=subprocess.DEVNULL,
         )
+
+
+def diff_picture(out: Path) -> None:
+    """The Fox against its gltfpack copy (``tests/data/gltfpack``, made by ``tools/gltfpack_models.py``): the two
+    panes with trails coloured by the error and, under them, the divergence strip of the Walk clip."""
+    subprocess.run(
+        [
+            *RENDER,
+            str(KHRONOS / "Fox" / "Fox.glb"),
+            "--against",
+            str(DOCS.parent / "tests" / "data" / "gltfpack" / "Fox.glb"),
+            "--animation",
+            "Walk",
+            "--overlay",
+            "--trails",
+            "--time",
+            "0.3",
+            "--size",
+            "1280x560",
+            "-o",
+            str(out),
+        ],
+        check=True,
+    )
 
 
 def main() -> None:
@@ -135,6 +161,7 @@ def main() -> None:
     )
     materials_picture(DOCS / "materials.png")
     library_sheet(DOCS / "library.png")
+    diff_picture(DOCS / "diff.png")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ divergence strip (``Divergence``) — and, at the playhead, from the matched nod
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -84,15 +85,28 @@ def file_sources(
     """Pane A and pane B (B in ``mode_b``, default A's ``mode``), labelled with the file name, and the clip and
     mode where they say something."""
     mode_b = mode if mode_b is None else mode_b
+    names = file_names(a.path, b.path)
 
-    def label(scene: Scene, clip: Clip | None, m: str) -> str:
-        what = [scene.path.name, clip.name if clip is not None else "rest pose"]
+    def label(name: str, clip: Clip | None, m: str) -> str:
+        what = [name, clip.name if clip is not None else "rest pose"]
         return " · ".join(what + ([m] if m != "authored" else []))
 
     return [
-        PaneSource(a, clip_a, mode, label(a, clip_a, mode), FILE_COLORS[0]),
-        PaneSource(b, clip_b, mode_b, label(b, clip_b, mode_b), FILE_COLORS[1]),
+        PaneSource(a, clip_a, mode, label(names[0], clip_a, mode), FILE_COLORS[0]),
+        PaneSource(b, clip_b, mode_b, label(names[1], clip_b, mode_b), FILE_COLORS[1]),
     ]
+
+
+def file_names(a: Path, b: Path) -> tuple[str, str]:
+    """The two files' names as the panes show them: just the names, or — two files of one name, an original
+    and its copy in another folder — as many folders as tell them apart (``khronos/Fox.glb`` | ``pack/Fox.glb``)."""
+    pa, pb = Path(a).resolve().parts, Path(b).resolve().parts
+    if pa == pb:
+        return pa[-1], pb[-1]
+    k = 1
+    while k < min(len(pa), len(pb)) and pa[-k:] == pb[-k:]:
+        k += 1
+    return "/".join(pa[-k:]), "/".join(pb[-k:])
 
 
 @dataclass(frozen=True)
