@@ -457,3 +457,19 @@ def test_cli_sample_mode_matches_formulas(tmp_path, capsys, mode):
             assert_close_value(got, exp, ch.curve.rotation, msg=f"CLI {mode} {ch.path} t={s['t']}")
             if ch.path == "rotation":
                 assert np.linalg.norm(got) == pytest.approx(1.0, abs=1e-9)
+
+
+def test_lerp_above_blends_close_keys_component_wise_and_slerps_the_rest():
+    """Above the threshold an interval is (1−u)·q0 + u·q1 renormalized; at or below it, the spec's slerp."""
+    from viewer.animation.clip import Channel, Clip
+    from viewer.base import math3d
+
+    q0 = np.array([0.0, 0.0, 0.0, 1.0])
+    near, far = math3d.quat_from_axis_angle([0, 0, 1], 0.1), math3d.quat_from_axis_angle([0, 0, 1], 2.0)
+    times, keys = np.array([0.0, 1.0, 2.0]), np.stack([q0, near, far])
+    curve = Curve(times, keys, None, None, True, "LINEAR", lerp_above=0.99)
+    values = Clip("c", 0, [Channel(0, "rotation", curve)]).sample(np.array([0.25, 1.25]))[:, 0]
+    lerp = 0.75 * q0 + 0.25 * near
+    np.testing.assert_allclose(values[0], lerp / np.linalg.norm(lerp), atol=1e-15)
+    np.testing.assert_allclose(values[1], math3d.slerp(near, far, 0.25), atol=1e-15)
+    assert abs(values[0] - math3d.slerp(q0, near, 0.25)).max() > 1e-7  # a visible difference, however small

@@ -242,3 +242,18 @@ def test_slerp_over_a_huge_key_span(kernel, tmp_path):
     b.add_scene([0])
     scene = scene_mod.load(b.write_gltf(tmp_path))
     _assert_same(scene, scene.clips[0], "authored", np.array([0.0, 1e20, 1.5e38, 3e38]))
+
+
+def test_rotations_lerped_above_a_threshold_agree(kernel, tmp_path):
+    """``Curve.lerp_above`` (engines that blend nearly equal keys component-wise) writes polynomial rows among
+    slerp rows of one channel: the kernels read them as the numpy path does, one time and many."""
+    from viewer.animation.clip import Channel, Clip
+    from viewer.animation.modes import Curve
+    from viewer.base import math3d
+
+    scene = scene_mod.load(minimal_animated().write_gltf(tmp_path))
+    turns = [math3d.quat_from_axis_angle([0, 0, 1], a) for a in (0.0, 0.1, 2.0, 2.05)]
+    for threshold in (-1.0, 0.5, 0.99, 1.0):
+        curve = Curve(np.array([0.0, 0.5, 1.0, 1.5]), np.stack(turns), None, None, True, "LINEAR", lerp_above=threshold)
+        clip = Clip("lerped", 0, [Channel(3, "rotation", curve), *scene.clips[0].channels[:1]])
+        _assert_same(scene, clip, "authored", _times(clip))

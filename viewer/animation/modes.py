@@ -35,6 +35,9 @@ class Curve:
         interpolation: the sampler's authored interpolation ("STEP", "LINEAR", "CUBICSPLINE").
         discrete: the values are booleans or integers (KHR_animation_pointer): STEP in every mode, since a
             comparison mode that blended them would show states the file cannot have.
+        lerp_above: LINEAR rotations only: intervals whose (shortest-path) keys' dot product is above this are
+            blended component by component and renormalized instead of slerped — what some engines do for
+            nearly equal keys (``viewer/engines``); None: always slerp, as the spec says.
     """
 
     times: np.ndarray
@@ -44,6 +47,7 @@ class Curve:
     rotation: bool
     interpolation: str
     discrete: bool = False
+    lerp_above: float | None = None
 
 
 @dataclass(frozen=True)
@@ -54,11 +58,14 @@ class Intervals:
         coef: (n−1, 4, W): polynomial coefficients c0..c3, or for slerp intervals q0 and q1 in rows 0, 1.
         slerp_theta: (n−1,) angle between q0 and q1 for slerp intervals, None for polynomial ones.
         normalize: results are quaternions to renormalize after component-wise evaluation.
+        lerped: (n−1,) bool, with ``slerp_theta``: intervals blended component-wise (``Curve.lerp_above``),
+            whose coef rows are then c0, c1 of a polynomial; None when every interval slerps.
     """
 
     coef: np.ndarray
     slerp_theta: np.ndarray | None = None
     normalize: bool = False
+    lerped: np.ndarray | None = None
 
 
 def hermite_coefficients(p0, p1, m0, m1) -> np.ndarray:
@@ -112,6 +119,11 @@ def linear(curve: Curve) -> Intervals:
         p1 = np.where(np.sum(p0 * p1, axis=-1, keepdims=True) < 0.0, -p1, p1)
         theta = np.maximum(math3d.quat_half_angle(p0, p1), math3d.MIN_SLERP_ANGLE)
         zeros = np.zeros_like(p0)
+        if curve.lerp_above is not None:
+            lerped = np.sum(p0 * p1, axis=-1) > curve.lerp_above
+            c1 = np.where(lerped[..., None], p1 - p0, p1)
+            coef = np.stack([p0, c1, zeros, zeros], axis=-2)
+            return Intervals(coef=coef, slerp_theta=theta, normalize=bool(lerped.any()), lerped=lerped)
         return Intervals(coef=np.stack([p0, p1, zeros, zeros], axis=-2), slerp_theta=theta)
     zeros = np.zeros_like(p0)
     return Intervals(coef=np.stack([p0, p1 - p0, zeros, zeros], axis=-2))

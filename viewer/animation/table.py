@@ -77,13 +77,18 @@ def group_regions(curves: Sequence[modes.Curve], mode: str, width: int) -> tuple
     tangents = [None, None]
     if first.in_tangents is not None:
         tangents = [np.stack([np.asarray(t, np.float64) for t in ts]) for ts in _tangents(curves)]
-    batch = modes.Curve(times, values, *tangents, first.rotation, first.interpolation, first.discrete)
+    batch = modes.Curve(times, values, *tangents, first.rotation, first.interpolation, first.discrete, first.lerp_above)
     iv = modes.intervals(mode, batch)
     dt = np.diff(times, axis=-1)
     inner = seg[:, 1:-1]
     inner[..., START], inner[..., LO], inner[..., HI] = times[:, :-1], times[:, :-1], times[:, 1:]
     if iv.slerp_theta is not None:
         raw, inner[..., OMEGA] = _slerp_coefficients(iv, dt)
+        if iv.lerped is not None:  # component-wise intervals: c0 + c1·d as on polynomial rows, renormalized
+            lerp = iv.coef * np.stack([np.ones_like(dt), 1.0 / dt, np.zeros_like(dt), np.zeros_like(dt)], -1)[..., None]
+            raw = np.where(iv.lerped[..., None, None], lerp, raw)
+            inner[..., OMEGA] = np.where(iv.lerped, 0.0, inner[..., OMEGA])
+            inner[..., POLY] = np.where(iv.lerped, 1.0, 0.0)
     else:
         inv = 1.0 / dt
         raw = iv.coef * np.stack([np.ones_like(inv), inv, inv**2, inv**3], axis=-1)[..., None]
@@ -99,7 +104,8 @@ def _tangents(curves: Sequence[modes.Curve]) -> tuple[list, list]:
 def region_kind(curve: modes.Curve, mode: str) -> tuple:
     """Channels with the same kind are built in one batch: same concrete mode, key count, width and flags."""
     tangents = curve.in_tangents is not None
-    return modes.resolve(mode, curve), len(curve.times), curve.values.shape[1], curve.rotation, tangents
+    kind = modes.resolve(mode, curve), len(curve.times), curve.values.shape[1], curve.rotation, tangents
+    return kind + (curve.lerp_above,)
 
 
 class ChannelTable:
@@ -260,6 +266,7 @@ class BatchGroups:
         self.search = search
         self.c = list(coefs)  # (R, W) each, contiguous: c0, c1 (and c2, c3 when the table has cubics)
         self.omega = np.ascontiguousarray(seg[:, OMEGA])
+        self.poly = np.ascontiguousarray(seg[:, POLY])
         self.groups: list[tuple[int, np.ndarray, list[tuple[str, np.ndarray, np.ndarray]]]] = []
         by_times: dict[bytes, list[int]] = {}
         for i, times in enumerate(key_times):
@@ -275,6 +282,8 @@ class BatchGroups:
                     if np.any(seg[lo:hi, OMEGA] != 0.0)
                     else ("cubic" if np.any(coefs[2:, lo:hi] != 0.0) else "linear")
                 )
+                if kind == "slerp" and np.any((seg[lo:hi, POLY] != 0.0) & np.any(coefs[1, lo:hi] != 0.0, axis=-1)):
+                    kind = "mixed"  # slerp rows and component-wise rows (``Curve.lerp_above``) in one channel
                 kinds.setdefault(kind, []).append(i)
             subsets = [(k, _slice_if_consecutive(v), bases[np.array(v)]) for k, v in kinds.items()]
             self.groups.append((members[0], origin, subsets))
@@ -301,10 +310,11 @@ class BatchGroups:
                 r = base[None, :] + j[:, None]
                 if kind == "linear":
                     out[:, where] = np.take(c0, r, axis=0) + np.take(c1, r, axis=0) * d[..., None]
-                elif kind == "slerp":
+                elif kind in ("slerp", "mixed"):
                     x = np.take(self.omega, r) * d
+                    s = np.sin(x) + np.take(self.poly, r) * d if kind == "mixed" else np.sin(x)
                     out[:, where] = (
-                        np.take(c0, r, axis=0) * np.cos(x)[..., None] + np.take(c1, r, axis=0) * np.sin(x)[..., None]
+                        np.take(c0, r, axis=0) * np.cos(x)[..., None] + np.take(c1, r, axis=0) * s[..., None]
                     )
                 else:
                     dd = d[..., None]
