@@ -37,7 +37,11 @@ class Curve:
             comparison mode that blended them would show states the file cannot have.
         lerp_above: LINEAR rotations only: intervals whose (shortest-path) keys' dot product is above this are
             blended component by component and renormalized instead of slerped — what some engines do for
-            nearly equal keys (``viewer/engines``); None: always slerp, as the spec says.
+            nearly equal keys (``viewer/engines``); None: always slerp, as the spec says. ``lerp_renormalized``
+            False: those blends are not renormalized (the channel's other intervals are not either).
+        raw_keys: LINEAR rotations only: keys used as stored (not normalized, as engines that trust the file
+            do) and the slerp angle taken as acos of their dot product — "acos", or "acos-hold-equal" where
+            exactly equal keys hold the first; None: the spec's normalized keys.
     """
 
     times: np.ndarray
@@ -48,6 +52,8 @@ class Curve:
     interpolation: str
     discrete: bool = False
     lerp_above: float | None = None
+    lerp_renormalized: bool = True
+    raw_keys: str | None = None
 
 
 @dataclass(frozen=True)
@@ -84,7 +90,7 @@ def same_hemisphere(q: np.ndarray) -> np.ndarray:
 
 def _values(curve: Curve, align: bool) -> np.ndarray:
     v = np.asarray(curve.values, dtype=np.float64)
-    if curve.rotation:
+    if curve.rotation and not curve.raw_keys:
         v = math3d.quat_normalize(v)
         if align:
             v = same_hemisphere(v)
@@ -117,13 +123,23 @@ def linear(curve: Curve) -> Intervals:
     p0, p1 = v[..., :-1, :], v[..., 1:, :]
     if curve.rotation:
         p1 = np.where(np.sum(p0 * p1, axis=-1, keepdims=True) < 0.0, -p1, p1)
-        theta = np.maximum(math3d.quat_half_angle(p0, p1), math3d.MIN_SLERP_ANGLE)
+        if curve.raw_keys:
+            d = np.sum(p0 * p1, axis=-1)
+            theta = np.arctan2(np.sqrt(np.maximum(0.0, 1.0 - d * d)), d)
+            if curve.raw_keys == "acos-hold-equal":
+                theta = np.where((p0 == p1).all(axis=-1), 0.0, theta)
+            theta = np.maximum(theta, math3d.MIN_SLERP_ANGLE)
+        else:
+            theta = np.maximum(math3d.quat_half_angle(p0, p1), math3d.MIN_SLERP_ANGLE)
         zeros = np.zeros_like(p0)
         if curve.lerp_above is not None:
             lerped = np.sum(p0 * p1, axis=-1) > curve.lerp_above
+            if curve.raw_keys == "acos-hold-equal":
+                lerped &= ~(p0 == p1).all(axis=-1)
             c1 = np.where(lerped[..., None], p1 - p0, p1)
             coef = np.stack([p0, c1, zeros, zeros], axis=-2)
-            return Intervals(coef=coef, slerp_theta=theta, normalize=bool(lerped.any()), lerped=lerped)
+            normalize = bool(lerped.any()) and curve.lerp_renormalized
+            return Intervals(coef=coef, slerp_theta=theta, normalize=normalize, lerped=lerped)
         return Intervals(coef=np.stack([p0, p1, zeros, zeros], axis=-2), slerp_theta=theta)
     zeros = np.zeros_like(p0)
     return Intervals(coef=np.stack([p0, p1 - p0, zeros, zeros], axis=-2))

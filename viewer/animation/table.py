@@ -22,6 +22,7 @@ none of them changes; a frame inside that window skips the search and the gather
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 import numpy as np
@@ -66,7 +67,7 @@ def group_regions(curves: Sequence[modes.Curve], mode: str, width: int) -> tuple
     times = np.stack([np.asarray(c.times, dtype=np.float64) for c in curves])
     values = np.stack([np.asarray(c.values, dtype=np.float64) for c in curves])
     g, n, w = values.shape
-    held = math3d.quat_normalize(values) if first.rotation else values
+    held = math3d.quat_normalize(values) if first.rotation and not first.raw_keys else values
     coef = np.zeros((g, n + 1, 4, width))
     seg = np.zeros((g, n + 1, _COLS))
     coef[:, 0, 0, :w], coef[:, -1, 0, :w] = held[:, 0], held[:, -1]
@@ -77,7 +78,7 @@ def group_regions(curves: Sequence[modes.Curve], mode: str, width: int) -> tuple
     tangents = [None, None]
     if first.in_tangents is not None:
         tangents = [np.stack([np.asarray(t, np.float64) for t in ts]) for ts in _tangents(curves)]
-    batch = modes.Curve(times, values, *tangents, first.rotation, first.interpolation, first.discrete, first.lerp_above)
+    batch = replace(first, times=times, values=values, in_tangents=tangents[0], out_tangents=tangents[1])
     iv = modes.intervals(mode, batch)
     dt = np.diff(times, axis=-1)
     inner = seg[:, 1:-1]
@@ -105,7 +106,7 @@ def region_kind(curve: modes.Curve, mode: str) -> tuple:
     """Channels with the same kind are built in one batch: same concrete mode, key count, width and flags."""
     tangents = curve.in_tangents is not None
     kind = modes.resolve(mode, curve), len(curve.times), curve.values.shape[1], curve.rotation, tangents
-    return kind + (curve.lerp_above,)
+    return kind + (curve.lerp_above, curve.lerp_renormalized, curve.raw_keys)
 
 
 class ChannelTable:
