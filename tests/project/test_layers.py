@@ -32,6 +32,7 @@ RANKS = {
     "playback": 1,
     "animation": 2,
     "scene": 3,
+    "engines": 3.5,
     "pose": 4,
     "files": 4,
     "__init__": 4.5,

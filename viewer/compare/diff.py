@@ -56,12 +56,14 @@ def diff_scenes(
     relative: bool = False,
     mode_b: str | None = None,
     clip_b: Clip | None = None,
+    engines: tuple = (None, None),
 ) -> dict:
     """The diff report of B against A. ``only``: one clip of A (else every clip); ``fail_above``: the
     distance above which they differ, in scene units or, ``relative``, as a fraction of A's size
     (default ``DEFAULT_FAIL_REL`` of it). ``mode`` plays both files, or A alone when ``mode_b`` plays B
     (an original in mode M against its ``bake`` copy as authored). ``clip_b`` with ``only``: that clip of B,
-    whatever the matching rules say (a pane showing another clip of the same file)."""
+    whatever the matching rules say (a pane showing another clip of the same file). ``engines``: the
+    ``viewer.engines.Engine`` that plays A and the one that plays B (None: the spec)."""
     size = scene_size(a)
     if fail_above is None:
         fail_above, relative = DEFAULT_FAIL_REL, True
@@ -75,7 +77,8 @@ def diff_scenes(
     pose_a, pose_b = Pose(a), Pose(b)
     meshes = mesh_pairs(a, b, nodes)
     modes = (mode, mode if mode_b is None else mode_b)
-    clips = [_clip(pose_a, pose_b, ca, cb, rule, modes, fps, nodes, meshes, size, threshold) for ca, cb, rule in pairs]
+    sides = (Side(pose_a, modes[0], engines[0]), Side(pose_b, modes[1], engines[1]))
+    clips = [_clip(sides, ca, cb, rule, fps, nodes, meshes, size, threshold) for ca, cb, rule in pairs]
     worst = max((c["max_distance"] for c in clips), default=0.0)
     report = {
         "a": str(a.path),
@@ -111,13 +114,32 @@ def _channels(scene: Scene, clip: Clip | None, paths: tuple[str, ...]) -> set[st
     return out
 
 
-def _clip(pose_a, pose_b, ca, cb, rule, modes, fps, nodes: NodeMatch, meshes, size, threshold) -> dict:
+class Side:
+    """One file as the diff plays it: its pose, its mode and the engine that plays it (None: the spec)."""
+
+    def __init__(self, pose: Pose, mode: str, engine) -> None:
+        self.pose, self.mode, self.engine = pose, mode, engine
+
+    def played(self, clip: Clip | None) -> Clip | None:
+        return clip if clip is None or self.engine is None else self.engine.clip(clip, self.pose.scene)
+
+    def batch(self, clip: Clip | None, times: np.ndarray):
+        """The side posed at clock ``times``: where its engine's player is then (the spec: the clock itself)."""
+        if clip is not None and self.engine is not None:
+            times = self.engine.player_time(times, clip.duration)
+        return m.batch(self.pose, clip, times, self.mode)
+
+
+def _clip(sides, ca, cb, rule, fps, nodes: NodeMatch, meshes, size, threshold) -> dict:
+    side_a, side_b = sides
+    pose_a, pose_b = side_a.pose, side_b.pose
+    played_a, played_b = side_a.played(ca), side_b.played(cb)
     times = diff_times(ca, cb, fps)
     acc = m.Accumulator(nodes, meshes, pose_a.scene, pose_b.scene)
     step = m.chunk_length(len(pose_a.scene.nodes), len(pose_b.scene.nodes))
     for lo in range(0, len(times), step):
         t = times[lo : lo + step]
-        acc.add(m.batch(pose_a, ca, t, modes[0]), m.batch(pose_b, cb, t, modes[1]))
+        acc.add(side_a.batch(played_a, t), side_b.batch(played_b, t), t)
     out = measured(acc, pose_a.scene, pose_b.scene, nodes, size, threshold)
     ch_a = _channels(pose_a.scene, ca, nodes.paths_a)
     ch_b = _channels(pose_b.scene, cb, nodes.paths_b)
@@ -127,8 +149,10 @@ def _clip(pose_a, pose_b, ca, cb, rule, modes, fps, nodes: NodeMatch, meshes, si
         "a": ca.name if ca is not None else "(rest pose)",
         "b": cb.name if cb is not None else "(rest pose)",
         "matched_by": rule,
-        "mode": modes[0],
-        "mode_b": modes[1],
+        "mode": side_a.mode,
+        "mode_b": side_b.mode,
+        "engine": side_a.engine.name if side_a.engine is not None else "spec",
+        "engine_b": side_b.engine.name if side_b.engine is not None else "spec",
         "duration_a": ca.duration if ca is not None else 0.0,
         "duration_b": cb.duration if cb is not None else 0.0,
         "times": len(times),

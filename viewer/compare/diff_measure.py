@@ -102,8 +102,10 @@ class Accumulator:
         self.pointers_b: set[str] = set()
         self.target_counts = {(i, j): (len(a.nodes.weights[i]), len(b.nodes.weights[j])) for i, j in self.weight_pairs}
 
-    def add(self, ba: PoseBatch, bb: PoseBatch) -> None:
-        times = ba.times
+    def add(self, ba: PoseBatch, bb: PoseBatch, times: np.ndarray | None = None) -> None:
+        """One chunk: both sides posed at the same clock ``times`` (default: A's batch times; an engine's player
+        may have posed a side at other clip times, ``engines.Engine.player_time``)."""
+        times = ba.times if times is None else times
         wa, wb = ba.world[:, self.ia], bb.world[:, self.ib]
         with np.errstate(invalid="ignore", over="ignore"):
             d = np.nan_to_num(np.linalg.norm(wa[..., :3, 3] - wb[..., :3, 3], axis=-1), nan=np.inf)

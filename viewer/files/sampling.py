@@ -25,16 +25,22 @@ def even_times(clip: Clip, steps: int) -> np.ndarray:
     return np.linspace(0.0, clip.duration, steps) if steps > 1 else np.zeros(1)
 
 
-def clip_report(clip: Clip, times: np.ndarray, mode: str = "authored", scene: Scene | None = None) -> dict:
+def clip_report(clip: Clip, times: np.ndarray, mode: str = "authored", scene: Scene | None = None, engine=None) -> dict:
     """One animation's samples: per time, per targeted node, per animated path, its value; and per
     KHR_animation_pointer pointer to a material, camera or light property, its value.
 
     A node's weights are always the whole array: where the clip animates single weights
     (``/nodes/N/weights/K``), the others keep their rest values (``scene`` gives them). A node's
     ``visible`` is true or false. Pointer values are in glTF's own terms (radians, linear colours, the
-    camera's ``xmag``/``ymag``): a number for a scalar property, a list for a vector.
+    camera's ``xmag``/``ymag``): a number for a scalar property, a list for a vector. ``engine`` (a
+    ``viewer.engines.Engine``, with ``scene``): the values that engine's player shows at those clock times.
     """
-    values = clip.sample(np.asarray(times, dtype=np.float64), mode)  # (F, C, W), one batch call
+    times = np.asarray(times, dtype=np.float64)
+    if engine is not None:
+        played = engine.clip(clip, scene)
+        values = played.sample(engine.player_time(times, played.duration), mode)
+    else:
+        values = clip.sample(times, mode)  # (F, C, W), one batch call
     rot = np.array([ch.curve.rotation for ch in clip.channels], dtype=bool)
     if rot.any():
         values[:, rot, :4] = math3d.quat_normalize(values[:, rot, :4])
@@ -62,6 +68,13 @@ def clip_report(clip: Clip, times: np.ndarray, mode: str = "authored", scene: Sc
             sample["pointers"] = pointers
         samples.append(sample)
     report = {"index": clip.index, "name": clip.name, "duration": clip.duration, "samples": samples}
+    if engine is not None:
+        report["engine"] = {
+            "name": engine.name,
+            "title": engine.title,
+            "version": engine.version,
+            "player": engine.player,
+        }
     if scene is not None:
         report["ignored"] = {
             pointer("animations", a, "channels", c): why
@@ -77,6 +90,7 @@ def sample_animations(
     times: Sequence[float] | None = None,
     steps: int | None = None,
     mode: str = "authored",
+    engine=None,
 ) -> dict:
     """The ``sample --json`` document for one animation (``animation``) or all of them.
 
@@ -91,5 +105,5 @@ def sample_animations(
             ts = even_times(clip, steps)
         else:
             ts = default_times(clip)
-        out.append(clip_report(clip, ts, mode, scene))
+        out.append(clip_report(clip, ts, mode, scene, engine))
     return {"animations": out}
