@@ -155,6 +155,20 @@ def add_mode_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=MODES, default="authored", help="interpolation mode")
 
 
+def engine_name(text: str) -> str:
+    """``--engine``'s value: one of ``viewer.engines.NAMES`` (imported only when the flag is given)."""
+    from viewer.engines import NAMES
+
+    if text not in NAMES:
+        raise argparse.ArgumentTypeError(f"unknown engine {text!r}; choose from {', '.join(NAMES)}")
+    return text
+
+
+def add_engine_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--engine E``: play the clip as engine E does (``docs/engines.md``); ``help`` says what it changes."""
+    parser.add_argument("--engine", type=engine_name, default=None, metavar="E", help=help)
+
+
 def add_camera_argument(parser: argparse.ArgumentParser, help: str) -> None:
     """``--camera auto|K|NAME`` (``pick_camera`` reads it); ``help`` says what the command does with it."""
     parser.add_argument("--camera", default="auto", metavar="auto|K|NAME", help=help)

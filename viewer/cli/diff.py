@@ -30,12 +30,13 @@ def fail_above(text: str) -> tuple[float, bool]:
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(NAME, help="compare two versions of an animation: where, when and by how much")
     p.add_argument("file", help="A: the reference .gltf or .glb")
-    p.add_argument("other", metavar="file_b", help="B: the version to compare with A")
+    p.add_argument("other", metavar="file_b", nargs="?", help="B: the version to compare with A (with --engine: A)")
     a.add_outside_folder_argument(p)
     p.add_argument("--animation", default="all", metavar="K|NAME|all", help="A's clip to compare (default: all)")
     a.add_mode_argument(p)
     p.add_argument("--mode-b", choices=MODES, default=None, help="B's interpolation mode (default: --mode)")
     p.add_argument("--fps", type=a.positive, default=120.0, help="grid of times over the clip (default 120)")
+    a.add_engine_argument(p, "A as the spec plays it against A as engine E does; with B: E playing both")
     p.add_argument("--json", action="store_true", help="the report as JSON on stdout (schema in README)")
     p.add_argument(
         "--fail-above",
@@ -51,15 +52,23 @@ def run(args) -> int:
     from viewer.compare.diff import diff_scenes
     from viewer.scene.scene import load
 
-    if sum(_size(f) for f in (args.file, args.other)) > KERNEL_FILE_BYTES:
+    if args.other is None and args.engine is None:
+        raise UsageError("animview diff: give file B, or --engine E to compare A with how E plays it")
+    if sum(_size(f) for f in (args.file, args.other) if f is not None) > KERNEL_FILE_BYTES:
         fast.start()  # loads on the other core while the files load; the measuring uses it once ready
     scene_a = load(args.file, args.allow_outside_folder)
-    scene_b = load(args.other, args.allow_outside_folder)
+    scene_b = scene_a if args.other is None else load(args.other, args.allow_outside_folder)
+    played = (None, None)
+    if args.engine is not None:
+        from viewer import engines
+
+        engine = engines.get(args.engine)
+        played = (None, engine) if args.other is None else (engine, engine)
     only = None if args.animation == "all" else a.pick_clip(scene_a, args.animation, NAME)
     if args.animation != "all" and only is None:
         raise UsageError(f"animview diff: {scene_a.path} has no animations (--animation {args.animation})")
     value, relative = args.fail_above or (None, False)
-    report = diff_scenes(scene_a, scene_b, only, args.mode, args.fps, value, relative, args.mode_b)
+    report = diff_scenes(scene_a, scene_b, only, args.mode, args.fps, value, relative, args.mode_b, engines=played)
     if args.json:
         print(json.dumps(report, separators=(",", ":")))
     else:
@@ -144,7 +153,12 @@ def _clip_lines(c: dict, size: float) -> list[str]:
 
 
 def _modes(c: dict) -> str:
-    return f"mode {c['mode']}" if c["mode"] == c["mode_b"] else f"modes {c['mode']} / {c['mode_b']}"
+    modes = f"mode {c['mode']}" if c["mode"] == c["mode_b"] else f"modes {c['mode']} / {c['mode_b']}"
+    if c["engine"] == c["engine_b"] == "spec":
+        return modes
+    return modes + (
+        f", as {c['engine']} plays it" if c["engine"] == c["engine_b"] else f", {c['engine']} / {c['engine_b']}"
+    )
 
 
 def _pct(fraction: float) -> str:

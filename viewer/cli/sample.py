@@ -19,6 +19,7 @@ def add_parser(subparsers) -> None:
     g.add_argument("--times", type=a.times, help="comma-separated seconds (default: keys and midpoints)")
     g.add_argument("--steps", type=a.count, help="N evenly spaced times from 0 to the clip's end")
     p.add_argument("--mode", choices=MODES, default="authored")
+    a.add_engine_argument(p, "the values engine E's default player shows at those clock times (spec, three, …)")
 
 
 def run(args) -> int:
@@ -26,7 +27,12 @@ def run(args) -> int:
 
     scene = a.load_scene(args, NAME, need_animation=True)
     index = None if args.animation is None else a.pick_clip(scene, args.animation, NAME).index
-    doc = sample_animations(scene, index, args.times, args.steps, args.mode)
+    engine = None
+    if args.engine is not None:
+        from viewer import engines
+
+        engine = engines.get(args.engine)
+    doc = sample_animations(scene, index, args.times, args.steps, args.mode, engine)
     if args.json:
         print(json.dumps(doc, separators=(",", ":")))
         return 0
