@@ -9,7 +9,7 @@ import importlib
 
 from viewer.engines.engine import Behaviour, Engine
 
-NAMES = ("spec", "three", "babylon", "ksv", "filament", "godot", "gltfast", "pygfx")
+NAMES = ("spec", "three", "babylon", "ksv", "filament", "godot", "gltfast", "pygfx", "blender", "vtk")
 
 
 def get(name: str) -> Engine:

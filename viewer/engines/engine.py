@@ -18,7 +18,7 @@ import numpy as np
 
 from viewer.animation.clip import Channel, Clip
 from viewer.animation.modes import Curve
-from viewer.engines.rewrite import normalized_parameter_tangents
+from viewer.engines.rewrite import auto_handles, clamped, normalized_parameter_tangents
 from viewer.scene.scene import Scene
 
 PLAYER_ENDS = ("hold", "first", "last")
@@ -45,7 +45,8 @@ class Engine:
         step_at_key: "new" — at a STEP key's own time the key's value (the spec); "old" — still the previous.
         step_last: False — a STEP channel never shows its last key's value.
         cubic_tangents: "spec" (× the key interval), "times-u" (× the normalized parameter instead:
-            ``rewrite.normalized_parameter_tangents``), "dropped" (the curve plays LINEAR: rotations slerp).
+            ``rewrite.normalized_parameter_tangents``), "dropped" (the curve plays LINEAR: rotations slerp),
+            "auto-handles" (dropped, the values joined by Blender's smoothed AUTO handles: ``rewrite.auto_handles``).
         lerp_above: LINEAR rotations blended component-wise (renormalized) where the keys' dot product is above.
         lerp_renormalized: False — those blends are not renormalized.
         raw_keys: LINEAR rotation keys as stored, the slerp angle acos of their dot (``Curve.raw_keys``).
@@ -62,6 +63,8 @@ class Engine:
         end: the looping player at t ≥ duration: "hold" (no loop: the spec's sampling), "first" (t wraps: at
             t == duration the first pose), "last" (t == duration shows the last pose; later times wrap).
         max_weights: morph weights past this many are not applied (0 on screen).
+        weights_clamped: morph weights clamped per target to [min(0, first key), max(1, first key)] (a slider
+            range widened from the first key only: ``rewrite.clamped``).
     """
 
     name: str
@@ -83,6 +86,7 @@ class Engine:
     min_keys: int = 1
     end: str = "hold"
     max_weights: int | None = None
+    weights_clamped: bool = False
 
     def clip(self, clip: Clip, scene: Scene) -> Clip:
         """``clip`` as this engine imports it: the same channels, in the same order, with rewritten keys."""
@@ -104,7 +108,8 @@ class Engine:
             c = resample(c, self.resample_fps, duration, self.cubic_tangents)
         stepped = c.interpolation == "STEP" or c.discrete
         if c.in_tangents is not None and self.cubic_tangents != "spec":
-            c = normalized_parameter_tangents(c) if self.cubic_tangents == "times-u" else _linear(c)
+            rewrites = {"times-u": normalized_parameter_tangents, "auto-handles": auto_handles, "dropped": _linear}
+            c = rewrites[self.cubic_tangents](c)
         if c.rotation and c.interpolation == "LINEAR" and c.in_tangents is None:
             c = replace(c, lerp_above=self.lerp_above, lerp_renormalized=self.lerp_renormalized, raw_keys=self.raw_keys)
         if stepped and not self.step_last and len(c.times) > 1:
@@ -115,6 +120,9 @@ class Engine:
             c = _lead_in(c, self.lead_in, rest_value(channel, scene))
         if self.pad_tail and c.times[-1] < duration:
             c = _tail(c, duration)
+        if self.weights_clamped and channel.path == "weights":
+            first = np.asarray(c.values[0], np.float64)
+            c = clamped(c, np.minimum(first, 0.0), np.maximum(first, 1.0))
         if self.max_weights is not None and channel.path == "weights" and channel.element is None:
             values = c.values.copy()
             values[:, self.max_weights :] = 0.0
