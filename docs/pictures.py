@@ -2,9 +2,9 @@
 
 The screenshot is the viewer window itself (``ViewerApp`` on moderngl-window's headless window — the code
 path a person's window runs), set up as a person would: the dope sheet open, a node selected, a loop range.
-The compare picture, the GIF, the materials picture and the Fox against its gltfpack copy come from
-``animview render`` (its ``--compare``, ``--against`` and ``--overlay`` sources), the library's contact sheet
-from ``animview render PATH --outdir --contact-sheet``.
+The compare picture, the engines' panes, the GIF, the materials picture and the Fox against its gltfpack copy
+come from ``animview render`` (its ``--compare``, ``--against`` and ``--overlay`` sources), the library's contact
+sheet from ``animview render PATH --outdir --contact-sheet``.
 """
 
 from __future__ import annotations
@@ -122,6 +122,30 @@ def diff_picture(out: Path) -> None:
     )
 
 
+def engines_picture(out: Path) -> None:
+    """The demo's cubes at 1.0 s as the spec, three.js and Filament play them (``--compare spec,three,filament``):
+    at its key's own time the STEP cube has its new key in the spec and three.js, still the old one in Filament."""
+    subprocess.run(
+        [
+            *RENDER,
+            str(ASSETS / "interpolation.gltf"),
+            "--compare",
+            "spec,three,filament",
+            "--time",
+            "1.0",
+            "--size",
+            "1200x400",
+            "--yaw",
+            "20",
+            "--pitch",
+            "18",
+            "-o",
+            str(out),
+        ],
+        check=True,
+    )
+
+
 def main() -> None:
     window_screenshot(DOCS / "screenshot.png")
     subprocess.run(
@@ -162,6 +186,7 @@ def main() -> None:
     materials_picture(DOCS / "materials.png")
     library_sheet(DOCS / "library.png")
     diff_picture(DOCS / "diff.png")
+    engines_picture(DOCS / "engines.png")
 
 
 if __name__ == "__main__":

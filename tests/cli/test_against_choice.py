@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import khronos_model
+from tests.conftest import REPO_ROOT, khronos_model
 from viewer.cli import main
 
 
@@ -30,3 +30,33 @@ def test_bad_b_choices_are_one_line(tmp_path, capsys, command, extra, words):
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and all(w in err for w in words), err
     assert not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.parametrize("command", ["view", "render"])
+@pytest.mark.parametrize(
+    "items, words",
+    [
+        ("spec,unity", ["unknown interpolation mode or engine 'unity'", "filament"]),
+        ("three", ["2 to 4"]),
+        ("spec,three,filament,godot,ksv", ["2 to 4"]),
+        ("three,linear,three", ["once"]),
+    ],
+)
+def test_bad_compare_items_are_one_line(tmp_path, capsys, command, items, words):
+    """``--compare`` takes modes and engine names: anything else, a repeat or a count outside 2–4 is exit 2."""
+    demo = str(REPO_ROOT / "assets" / "interpolation.gltf")
+    if command == "render":
+        argv = ["render", demo, "-o", str(tmp_path / "x.png"), "--compare", items]
+    else:
+        argv = [demo, "--compare", items, "--window", "headless", "--backend", "egl", "--frames", "1"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and all(w in err for w in words), err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_compare_takes_engines_beside_modes(tmp_path):
+    out = tmp_path / "panes.png"
+    demo = str(REPO_ROOT / "assets" / "interpolation.gltf")
+    assert main(["render", demo, "--compare", "spec,three,linear", "-o", str(out)]) == 0
+    assert out.is_file()

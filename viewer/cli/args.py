@@ -118,9 +118,9 @@ def color(text: str) -> tuple[float, float, float]:
 
 
 def modes_argument(text: str) -> tuple[str, ...]:
-    """``--compare``'s mode list: ``viewer.compare.views.modes_argument``, imported only when the flag is given (the
-    compare module is no part of a plain render or of the viewer's start)."""
-    from viewer.compare.views import modes_argument as parse
+    """``--compare``'s list of modes and engines: ``viewer.compare.players.items_argument``, imported only when the
+    flag is given (the compare module is no part of a plain render or of the viewer's start)."""
+    from viewer.compare.players import items_argument as parse
 
     return parse(text)
 
@@ -175,7 +175,8 @@ def add_camera_argument(parser: argparse.ArgumentParser, help: str) -> None:
 
 
 def add_compare_argument(parser: argparse.ArgumentParser, help: str) -> None:
-    """``--compare M1,M2[,M3[,M4]]``, one pane per interpolation mode; ``help`` says what the command draws."""
+    """``--compare M1,M2[,M3[,M4]]``, one pane per interpolation mode or engine (``spec,three,filament``: how each
+    engine will play the clip); ``help`` says what the command draws."""
     parser.add_argument("--compare", type=modes_argument, default=None, metavar="M1,M2[,M3[,M4]]", help=help)
 
 

@@ -1,9 +1,10 @@
 """Two versions side by side (``animview A --against B``): what each pane shows, and how far apart they are.
 
-A pane's source is (scene, clip, mode): the compare view's panes are one scene's clip in several modes
-(``mode_sources``), the against view's are file A's clip and a clip of B in a mode (``file_sources``). Every pane
-after the first may be given its own clip and mode (``PaneChoice``: the Compare panel, ``--animation-b``,
-``--mode-b``); unchosen, it follows the first pane — the same clip, or in B the clip ``matching.match_clips``
+A pane's source is (scene, clip, mode): the compare view's panes are one scene's clip in several modes or as
+engines play it (``mode_sources``; an engine's pane is its rewritten clip on its player's clock: ``players``),
+the against view's are file A's clip and a clip of B in a mode (``file_sources``). Every pane after the first
+may be given its own clip and mode (``PaneChoice``: the Compare panel, ``--animation-b``, ``--mode-b``);
+unchosen, it follows the first pane — the same clip, or in B the clip ``matching.match_clips``
 pairs with it, and the same mode. The same B may be A itself with another clip or mode. How far apart the two
 are comes from ``diff.diff_scenes`` once per (clips, modes) of the pair of files — its ``over_time`` is the
 divergence strip (``Divergence``) — and, at the playhead, from the matched nodes' world positions
@@ -21,7 +22,8 @@ import numpy as np
 from viewer.animation.clip import Clip
 from viewer.compare.diff import diff_scenes
 from viewer.compare.matching import NodeMatch, match_clips, match_nodes
-from viewer.compare.views import MODE_COLORS
+from viewer.compare.players import PANE_COLORS, Played, played, title
+from viewer.engines import Engine
 from viewer.pose.pose import Pose
 from viewer.scene.scene import Scene
 
@@ -35,13 +37,19 @@ SCALE_STOPS = np.array([[0.16, 0.55, 0.30], [0.95, 0.82, 0.22], [0.92, 0.22, 0.1
 
 @dataclass(frozen=True)
 class PaneSource:
-    """What one pane shows: ``clip`` of ``scene`` (None: the rest pose) sampled in ``mode``, labelled ``label``."""
+    """What one pane shows: ``clip`` of ``scene`` (None: the rest pose) sampled in ``mode``, labelled ``label``;
+    with ``engine``, at that engine's player time (``time``: the clock is shared, the players' ends are not)."""
 
     scene: Scene
     clip: Clip | None
     mode: str
     label: str
     color: RGB
+    engine: Engine | None = None
+
+    def time(self, t):
+        """The clip time(s) this pane shows at clock time(s) ``t`` (seconds)."""
+        return Played(self.clip, self.mode, self.engine).time(t)
 
 
 @dataclass(frozen=True)
@@ -60,14 +68,16 @@ def chosen_clip(scene: Scene, index: int | None) -> Clip | None:
 
 
 def mode_sources(scene: Scene, clip: Clip | None, modes, clips=()) -> list[PaneSource]:
-    """One pane per interpolation mode of one clip: the compare view (C, ``--compare``). ``clips``: per pane, a
-    clip chosen instead (None: ``clip``); such a pane's label names its clip too."""
+    """One pane per interpolation mode — or engine (``players.ITEMS``) — of one clip: the compare view (C,
+    ``--compare``). ``clips``: per pane, a clip chosen instead (None: ``clip``); such a pane's label names its clip
+    too. An engine's pane is labelled with the engine's title ("three.js")."""
     own = list(clips) + [None] * len(modes)
     out = []
     for m, chosen in zip(modes, own):
         shown = chosen if chosen is not None else clip
-        label = m if shown is clip or shown is None else f"{m} · {shown.name}"
-        out.append(PaneSource(scene, shown, m, label, MODE_COLORS[m]))
+        label = title(m) if shown is clip or shown is None else f"{title(m)} · {shown.name}"
+        p = played(scene, shown, m)
+        out.append(PaneSource(scene, p.clip, p.mode, label, PANE_COLORS[m], p.engine))
     return out
 
 

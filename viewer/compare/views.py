@@ -44,29 +44,30 @@ def mode_rgb255(mode: str) -> tuple[int, int, int]:
     return tuple(round(255 * c) for c in MODE_COLORS[mode])
 
 
-def parse_modes(text: str) -> tuple[str, ...]:
-    """``"step,linear,catmull-rom"`` → the modes, checked: 2–4 distinct names from ``MODES``.
+def parse_modes(text: str, names=MODES, what: str = "interpolation mode") -> tuple[str, ...]:
+    """``"step,linear,catmull-rom"`` → the modes, checked: 2–4 distinct names from ``names`` (default ``MODES``;
+    ``compare.players`` passes the engines' names too), ``what`` naming them in the message.
 
     Raises:
         ValueError: with a one-line message saying what is wrong.
     """
-    names = tuple(m.strip() for m in text.split(",") if m.strip())
-    unknown = [m for m in names if m not in MODES]
+    items = tuple(m.strip() for m in text.split(",") if m.strip())
+    unknown = [m for m in items if m not in names]
     if unknown:
-        raise ValueError(f"unknown interpolation mode {unknown[0]!r}; choose from {', '.join(MODES)}")
-    if len(set(names)) != len(names):
+        raise ValueError(f"unknown {what} {unknown[0]!r}; choose from {', '.join(names)}")
+    if len(set(items)) != len(items):
         raise ValueError(f"each mode may appear once, got {text!r}")
-    if not MIN_PANES <= len(names) <= MAX_PANES:
-        raise ValueError(f"compare wants {MIN_PANES} to {MAX_PANES} modes, got {len(names)}")
-    return names
+    if not MIN_PANES <= len(items) <= MAX_PANES:
+        raise ValueError(f"compare wants {MIN_PANES} to {MAX_PANES} modes, got {len(items)}")
+    return items
 
 
-def modes_argument(text: str) -> tuple[str, ...]:
+def modes_argument(text: str, names=MODES, what: str = "interpolation mode") -> tuple[str, ...]:
     """``parse_modes`` for argparse (``--compare``): a bad list is an argument error, one line."""
     import argparse
 
     try:
-        return parse_modes(text)
+        return parse_modes(text, names, what)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -154,14 +155,19 @@ class Trail:
         return np.asarray(at).reshape(self.points.shape[1:])
 
 
-def trail(scene: Scene, clip: Clip, mode: str, nodes: np.ndarray | None = None, samples: int = TRAIL_SAMPLES) -> Trail:
-    """The world path of ``nodes`` (default: every animated node) over the whole clip in ``mode``."""
+def trail(
+    scene: Scene, clip: Clip, mode: str, nodes: np.ndarray | None = None, samples: int = TRAIL_SAMPLES, played=None
+) -> Trail:
+    """The world path of ``nodes`` (default: every animated node) over the whole clip in ``mode``. ``played``
+    maps clock times to the clip times shown (an engine's player wraps at the end); the trail keeps clock times,
+    so its marker sits where the pane's pose is."""
     nodes = animated_nodes(scene, clip) if nodes is None else np.asarray(nodes, dtype=np.int64).reshape(-1)
+    at = played or (lambda t: t)
     times = trail_times(clip, samples)
-    points = world_positions(scene, clip, times, mode)[:, nodes]
+    points = world_positions(scene, clip, at(times), mode)[:, nodes]
     key_index = np.searchsorted(times, clip.key_times)
     # The value an instant before each key: where it differs from the key's own value the path jumps.
-    just_before = world_positions(scene, clip, np.nextafter(clip.key_times, -np.inf), mode)[:, nodes]
+    just_before = world_positions(scene, clip, at(np.nextafter(clip.key_times, -np.inf)), mode)[:, nodes]
     flat = points.reshape(-1, 3)  # no nodes at all when the clip drives only morph weights
     size = max(float(np.ptp(flat, axis=0).max(initial=0.0)), 1e-9) if len(flat) else 1e-9
     jumped = np.linalg.norm(points[key_index] - just_before, axis=-1) > JUMP_TOLERANCE * size  # (M, K)
@@ -239,13 +245,15 @@ def component_names(ch: Channel) -> tuple[str, ...]:
     return tuple("xyzw"[: ch.width])
 
 
-def curve(clip: Clip, channel: int, mode: str, times: np.ndarray | None = None) -> Series:
-    """Channel ``channel``'s curve in ``mode``, sampled at ``times`` (default ``trail_times``) for plotting."""
+def curve(clip: Clip, channel: int, mode: str, times: np.ndarray | None = None, played=None) -> Series:
+    """Channel ``channel``'s curve in ``mode``, sampled at ``times`` (default ``trail_times``) for plotting;
+    ``played`` maps those clock times to the clip times shown (as ``trail``'s: an engine's player)."""
+    at = played or (lambda t: t)
     times = trail_times(clip) if times is None else np.asarray(times, dtype=np.float64).reshape(-1)
     ch = clip.channels[channel]
     keys = clip.channel_key_times(channel)
-    values = clip.sample(times, mode)[:, channel, : ch.width]
-    key_values = clip.sample(keys, mode)[:, channel, : ch.width]
+    values = clip.sample(at(times), mode)[:, channel, : ch.width]
+    key_values = clip.sample(at(keys), mode)[:, channel, : ch.width]
     rotation = ch.curve.rotation
     if rotation:  # as ``animview sample`` reports them: unit quaternions
         values, key_values = math3d.quat_normalize(values), math3d.quat_normalize(key_values)
@@ -287,13 +295,14 @@ def readout_key(ch: Channel) -> str:
 
 
 def readout(
-    clip: Clip, node: int, t: float, modes: tuple[str, ...], scene: Scene | None = None
+    clip: Clip, node: int, t: float, modes: tuple[str, ...], scene: Scene | None = None, played=None
 ) -> dict[str, dict[str, np.ndarray]]:
     """The node's animated values at time t (seconds) per mode: {mode: {key: (W,)}} (keys: ``readout_key``).
 
     Without ``scene`` only the node's own channels; with it also its material(s), camera and light
     (``related_channels``). A ``"Δ " + key`` entry holds the difference from ``authored`` (for rotations, the
-    angle between the two quaternions in degrees, which does not depend on the quaternions' signs).
+    angle between the two quaternions in degrees, which does not depend on the quaternions' signs). ``played``:
+    per entry of ``modes`` that is no mode, the (clip, clip time, mode) it samples (an engine's: same channels).
     """
     rows = (
         related_channels(scene, clip, node)
@@ -303,7 +312,8 @@ def readout(
     reference = clip.sample(float(t), "authored")
     out: dict[str, dict[str, np.ndarray]] = {}
     for mode in modes:
-        values = clip.sample(float(t), mode)
+        source, at, how = (played or {}).get(mode, (clip, t, mode))
+        values = source.sample(float(at), how)
         entry: dict[str, np.ndarray] = {}
         for c in rows:
             ch = clip.channels[c]

@@ -8,11 +8,11 @@ from viewer.engines.engine import Behaviour, Engine
 SOURCE = "KhronosGroup/glTF-Sample-Renderer@7edd156a source/gltf/interpolator.js:interpolate"
 
 ENGINE = Engine(
-    "ksv",
-    "Khronos glTF Sample Viewer",
-    "glTF-Sample-Renderer 7edd156a",
-    "the viewer's animation loop: t mod the clip's length, an exact multiple of it kept at the length",
-    (
+    name="ksv",
+    title="Khronos glTF Sample Viewer",
+    version="glTF-Sample-Renderer 7edd156a",
+    player="the viewer's animation loop: t mod the clip's length, an exact multiple of it kept at the length",
+    behaviours=(
         Behaviour("step-at-key", SOURCE, "the key search is (t_k-1, t_k]: at a STEP key's own time the old value"),
         Behaviour("step-last-key", SOURCE, "the previous key is at most N-2: a STEP channel never shows its last key"),
         Behaviour("end-of-loop", SOURCE, "t mod duration, 0 at t > 0 made the duration: t == duration shows the end"),

@@ -1,7 +1,8 @@
 """``animview render FILE --compare step,linear,… -o OUT`` and ``animview render A --against B -o OUT``: the
 compare and against views composed into headless frames.
 
-One offscreen frame holds a pane per source (``compare.against.PaneSource``: a mode of the clip, or file A and
+One offscreen frame holds a pane per source (``compare.against.PaneSource``: a mode of the clip or an engine
+playing it, or file A and
 file B side by side — B in its matched clip and A's mode, or the clip and mode of ``CompareLook.choice_b``; 2 × 2
 for four), all posed at the same time and seen by one camera, each labelled; with trails, every pane shows every
 pane's path (its own opaque, the others faded) with key dots and a marker at the time; with curves, a strip
@@ -36,7 +37,7 @@ class CompareLook:
     """What the composed frames show.
 
     Attributes:
-        modes: 2–4 interpolation modes, one pane each.
+        modes: 2–4 interpolation modes or engines (``compare.players.ITEMS``), one pane each.
         trails: draw motion trails.
         curves: add the curve strip at the bottom.
         node: node the trails follow and the curves show (None: trails follow every animated node and the
@@ -85,9 +86,11 @@ class CompareOffscreen(Offscreen):
             self.strip_h = max(STRIP_MIN_PX, int(round(h * STRIP_FRACTION)))
         self.rects = compare.pane_rects(len(self.sources), w, h - self.strip_h)
         self.panes = CompareView(self.ctx, self.renderer.programs, self.scene)  # the window's compare view, offscreen
-        self.curves = (
-            {m: compare.curve(self.clip, self.channel, m) for m in self.look.modes} if self.channel is not None else {}
-        )
+        self.curves = {  # per pane, as it plays: an engine's rewritten clip on its player's clock
+            s.label: compare.curve(s.clip, self.channel, s.mode, played=s.time if s.engine else None)
+            for s in self.sources
+            if self.channel is not None and s.clip is not None
+        }
         self._fit_panes()
 
     def _sources(self) -> tuple[list[PaneSource], Against | None, Divergence | None]:
@@ -130,7 +133,8 @@ class CompareOffscreen(Offscreen):
             ch = self.clip.channels[self.channel]
             title = ch.label(self.scene.nodes.names) + (" (Euler degrees)" if ch.curve.rotation else "")
             strip = (0, height - self.strip_h, self.view.size[0], self.strip_h)
-            rgb = draw_curves(rgb, strip, self.curves, ch.path, title, t)
+            colors = {s.label: s.color for s in self.sources}
+            rgb = draw_curves(rgb, strip, self.curves, ch.path, title, t, colors=colors)
         elif self.strip_h:
             duration = self.clip.duration if self.clip is not None else 0.0
             rgb = draw_strip(rgb, (0, height - self.strip_h, w, self.strip_h), div, duration, t)

@@ -58,8 +58,10 @@ def draw_curves(
     title: str,
     t: float,
     background: tuple[int, int, int] = (24, 26, 30),
+    colors: Mapping[str, tuple[float, float, float]] | None = None,
 ) -> np.ndarray:
-    """Plot ``curves`` (one per mode, same channel) into ``rect`` of the frame; returns a new array.
+    """Plot ``curves`` (one per mode, same channel) into ``rect`` of the frame; returns a new array. ``colors``:
+    each curve's colour by its key (panes' labels: an engine's pane is no mode), else the mode's.
 
     Components that no mode moves (a translation's constant z) are left out so the others get room.
     """
@@ -92,7 +94,8 @@ def draw_curves(
         for mode, c in curves.items():
             values, key_values, _ = series[mode]
             xs, ys = to_px(c.times, values[:, k])
-            draw.line(list(zip(xs.tolist(), ys.tolist())), fill=mode_rgb255(mode), width=2)
+            fill = _rgb255(colors[mode]) if colors else mode_rgb255(mode)
+            draw.line(list(zip(xs.tolist(), ys.tolist())), fill=fill, width=2)
             kx, ky = to_px(c.key_times, key_values[:, k])
             for a, b in zip(kx.tolist(), ky.tolist()):
                 draw.ellipse((a - 3, b - 3, a + 3, b + 3), fill=(255, 255, 255))

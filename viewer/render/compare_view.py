@@ -1,7 +1,7 @@
 """The window's compare and against views on the GPU side: a pose per pane, every pane's trail, one draw per frame.
 
 The app hands it the area above the bar, the time and the panes' sources (``compare.against.PaneSource``:
-scene, clip, mode — from ``ViewerState``); it poses one ``Pose`` per pane, splits the area with
+scene, clip, mode, and an engine's clock — from ``ViewerState``); it poses one ``Pose`` per pane, splits the area with
 ``compare.pane_rects`` and draws with ``render.panes``. A pane of another file gets that file's renderer, made
 here on first use and released when no pane shows the file any more. Trails are computed once per (sources,
 followed node) — sampling the whole clip densely is the expensive part and the result does not depend on the
@@ -103,7 +103,7 @@ class CompareView:
         out = []
         for src, pose in zip(sources, poses):
             pose = pose or Pose(src.scene)
-            pose.set_time(src.clip, t, src.mode, in_place)
+            pose.set_time(src.clip, src.time(t), src.mode, in_place)  # an engine's pane: its player's time
             out.append(pose)
         return out
 
@@ -128,7 +128,8 @@ class CompareView:
             for i, src in enumerate(sources):
                 mine = [n for n in (self._node_in(i, int(k)) for k in nodes) if n is not None]
                 if src.clip is not None and mine:
-                    tr = compare.trail(src.scene, src.clip, src.mode, mine)
+                    played = src.time if src.engine is not None else None
+                    tr = compare.trail(src.scene, src.clip, src.mode, mine, played=played)
                     self._trails.append(replace(tr, label=src.label, rgb=src.color))
             self._trails_key = key
         return self._trails

@@ -1,10 +1,11 @@
 """The compare view's overlay: pane labels, and the "Compare" panel (panes, trails, readout; against another
 file, ``against_panel``'s).
 
-The panel adds, removes and changes panes (2 to 4, each mode once; a pane after the first may show another
-clip of the file: ``pane_choice``), switches trails, and reads out the selected node's local values — and its
-material(s)', camera's and light's — in every compared mode at the current time with the difference from
-``authored`` (for rotations the angle between the two, in degrees), per clip shown. It only changes
+The panel adds, removes and changes panes (2 to 4, each mode or engine once — the combo lists the engines after
+the modes: a pane then plays the clip as that engine will, ``compare.players`` —; a pane after the first may
+show another clip of the file: ``pane_choice``), switches trails, and reads out the selected node's local values
+— and its material(s)', camera's and light's — in every compared pane at the current time with the difference
+from ``authored`` (for rotations the angle between the two, in degrees), per clip shown. It only changes
 ``ViewerState``.
 """
 
@@ -12,16 +13,16 @@ from __future__ import annotations
 
 from imgui_bundle import imgui
 
-from viewer.animation.modes import MODES
 from viewer.compare import views as compare
 from viewer.compare.against import PaneSource
+from viewer.compare.players import ITEMS, PANE_COLORS, played_at
 from viewer.ui import against_panel, pane_choice
 from viewer.ui.panels import _vec, value_text
 from viewer.ui.state import ViewerState
 
 
 def _color(mode: str, alpha: float = 1.0) -> imgui.ImVec4:
-    r, g, b = compare.MODE_COLORS[mode]
+    r, g, b = PANE_COLORS[mode]
     return imgui.ImVec4(r, g, b, alpha)
 
 
@@ -54,15 +55,14 @@ def compare_section(state: ViewerState) -> None:
         return
     remove = None
     button_w = imgui.calc_text_size("remove").x + 2 * imgui.get_style().frame_padding.x
-    for i, mode in enumerate(list(state.compare_modes)):  # one row a pane: its mode, its clip, remove
+    for i, mode in enumerate(list(state.compare_modes)):  # one row a pane: its mode or engine, its clip, remove
         width = pane_choice.half_width(button_w)
-        imgui.set_next_item_width(width)
-        changed, index = imgui.combo(f"##pane{i}", MODES.index(mode), list(MODES))
-        pane_choice.remember(f"mode {i}")
+        tall = imgui.ComboFlags_.height_large  # the modes and the engines, every entry in view
+        picked = pane_choice.combo(f"mode {i}", list(ITEMS), ITEMS.index(mode), width, flags=tall)
         if imgui.is_item_hovered():
-            imgui.set_tooltip(f"pane {i + 1}'s interpolation mode")
-        if changed:
-            state.set_pane(i, MODES[index])
+            imgui.set_tooltip(f"pane {i + 1}'s interpolation mode, or the engine whose playback it shows")
+        if picked is not None:
+            state.set_pane(i, ITEMS[picked])
         imgui.same_line()
         pane_choice.clip_combo(state, i, width)
         imgui.same_line()
@@ -82,9 +82,10 @@ def _readout(state: ViewerState) -> None:
     """The selected node's values per pane, grouped by the clip the panes play (one group unless a pane was
     given another clip)."""
     node, groups = state.selected_node, {}
-    for src in state.pane_sources():
-        if src.clip is not None:
-            groups.setdefault(id(src.clip), (src.clip, []))[1].append(src.mode)
+    for i, item in enumerate(state.compare_modes):  # an engine's pane groups with the clip it rewrites
+        clip = state.pane_clip(i) or state.clip
+        if clip is not None:
+            groups.setdefault(id(clip), (clip, []))[1].append(item)
     shown = [
         (clip, modes, rows)
         for clip, modes in groups.values()
@@ -97,7 +98,8 @@ def _readout(state: ViewerState) -> None:
     for clip, modes, rows in shown:
         if len(groups) > 1:
             imgui.text(f"clip {clip.name}")
-        values = compare.readout(clip, node, state.clock.t, tuple(modes), state.scene)
+        engines = played_at(state.scene, clip, modes, state.clock.t)
+        values = compare.readout(clip, node, state.clock.t, tuple(modes), state.scene, engines)
         for c in rows:  # the node's own values, then its material(s)', camera's and light's
             ch = clip.channels[c]
             key = compare.readout_key(ch)

@@ -1,4 +1,5 @@
-"""The compare view's curve window (ImPlot): the chosen channel over time, one line per compared mode.
+"""The compare view's curve window (ImPlot): the chosen channel over time, one line per compared pane — a mode,
+or an engine as its player shows the clip over the clock (a wrap at the loop's end is part of what it plays).
 
 The channel follows the selected node: its own first (translation if animated), else its material's,
 camera's or light's (``compare.related_channels``), so picking a mesh shows its colour curve; the picker
@@ -8,7 +9,7 @@ channel of the same property (none when it does not animate it).
 One small plot per component that moves (a translation's constant z gets none); rotations as quaternion
 components or, switched, as intrinsic X-Y-Z Euler degrees. White dots mark the channel's keys, an orange
 line the playhead: dragging it or clicking in a plot seeks the clock there. The numbers are
-``viewer.compare.views.curve`` — the same values ``animview sample --mode`` prints.
+``viewer.compare.views.curve`` — the same values ``animview sample --mode`` (or ``--engine``) prints.
 """
 
 from __future__ import annotations
@@ -30,13 +31,14 @@ CACHED = 8
 _FOLLOWED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # state -> node selected at its last draw
 
 
-def cached_curve(clip, channel: int, mode: str) -> compare.Series:
+def cached_curve(clip, channel: int, mode: str, played=None) -> compare.Series:
     """``compare.curve`` of the whole clip, kept across frames: it depends on no time, and sampling every
-    channel densely each frame would cost a large clip milliseconds."""
+    channel densely each frame would cost a large clip milliseconds. ``played``: an engine pane's clock
+    (its rewritten clip is an object of its own, so the cache tells it apart)."""
     for entry in _CURVES:
         if entry[0] is clip and entry[1] == channel and entry[2] == mode:
             return entry[3]
-    curve = compare.curve(clip, channel, mode)
+    curve = compare.curve(clip, channel, mode, played=played)
     _CURVES[:] = [(clip, channel, mode, curve)] + _CURVES[: CACHED - 1]
     return curve
 
@@ -95,8 +97,8 @@ def curves_section(state: ViewerState) -> list[FloatRect]:
         if curves:
             imgui.same_line()
         imgui.text_colored(imgui.ImVec4(*src.color, 1.0), src.label)
-        curves[src.mode] = cached_curve(src.clip, c, src.mode)
-    series = {m: c.components(rotation and state.curve_euler, " deg") for m, c in curves.items()}
+        curves[src.label] = cached_curve(src.clip, c, src.mode, src.time if src.engine else None), src.color
+    series = {m: c.components(rotation and state.curve_euler, " deg") for m, (c, _) in curves.items()}
     names = next(iter(series.values()))[2]
     shown = compare.moving_components(np.concatenate([s[0] for s in series.values()]))
     return [rect for k in shown if (rect := _plot(state, names[k], k, curves, series)) is not None]
@@ -107,9 +109,8 @@ def _plot(state: ViewerState, name: str, k: int, curves, series) -> FloatRect | 
     if not implot.begin_plot(f"##{name}", imgui.ImVec2(-1, PLOT_H), flags):
         return None
     implot.setup_axes("", name, implot.AxisFlags_.auto_fit, implot.AxisFlags_.auto_fit)
-    for mode, curve in curves.items():
+    for mode, (curve, (r, g, b)) in curves.items():  # by pane label: an engine's pane plays mode authored too
         values, key_values, _ = series[mode]
-        r, g, b = compare.MODE_COLORS[mode]
         implot.set_next_line_style(imgui.ImVec4(r, g, b, 1.0), 2.0)
         implot.plot_line(mode, np.ascontiguousarray(curve.times), np.ascontiguousarray(values[:, k]))
         implot.set_next_marker_style(implot.Marker_.circle, 3.0, KEY, 0.0, KEY)

@@ -34,12 +34,15 @@ def half_width(reserve: float = 0.0) -> float:
     return max((imgui.get_content_region_avail().x - reserve - spacing * (2 if reserve else 1)) / 2, 60.0)
 
 
-def combo(name: str, items: list[str], current: int, width: float, keys: list[str] | None = None) -> int | None:
+def combo(
+    name: str, items: list[str], current: int, width: float, keys: list[str] | None = None, flags: int = 0
+) -> int | None:
     """A combo of ``items`` showing ``current``, ``width`` pixels wide, without a label (its first entry says what
     it chooses); returns the entry picked, else None. Its rectangle and those of its open entries go to
-    ``RECTS`` (entries by ``keys``, default ``items``)."""
+    ``RECTS`` (entries by ``keys``, default ``items``). ``flags``: imgui's ``ComboFlags_`` (a list taller than
+    eight entries, the modes and engines, opens whole with ``height_large``)."""
     imgui.set_next_item_width(width)
-    opened = imgui.begin_combo(f"##{name}", items[current])
+    opened = imgui.begin_combo(f"##{name}", items[current], flags)
     remember(name)
     picked = None
     if opened:

@@ -14,6 +14,7 @@ from viewer.animation.clip import Clip, combine
 from viewer.animation.modes import MODES
 from viewer.animation.seams import Seams, loop_seams
 from viewer.compare.against import Against, Divergence, PaneChoice, PaneSource, chosen_clip, file_sources, mode_sources
+from viewer.compare.players import ITEMS
 from viewer.compare.views import MAX_PANES, MIN_PANES
 from viewer.playback.clock import Clock
 from viewer.render.scene_view import Display  # noqa: F401 — the toggles live with what they switch
@@ -36,7 +37,7 @@ class ViewerState:
         clip_index: which animation plays (ignored when the file has none).
         mode: interpolation mode name (``viewer.animation.modes.MODES``), "authored" by default.
         fps: frame rate of the ruler's frame numbers and of frame stepping.
-        compare: modes of the compare panes; given, the viewer starts in compare view.
+        compare: modes or engines of the compare panes; given, the viewer starts in compare view.
     """
 
     def __init__(
@@ -289,7 +290,7 @@ class ViewerState:
                 self.mode = mode
                 return True
             return False
-        if mode not in MODES or not 0 <= index < len(self.compare_modes):
+        if mode not in ITEMS or not 0 <= index < len(self.compare_modes):  # a mode, or an engine's playback
             return False
         if mode in self.compare_modes:
             other = self.compare_modes.index(mode)
