@@ -1,6 +1,7 @@
-"""``animview check PATH... [--json OUT] [--html OUT] [--fail-on LEVEL] [--against DIR]``: every file of a library
-loaded and judged, on local workers or a Dask cluster; with ``--against``, each also compared with the file at
-the same path under DIR (``animview diff`` of the pair: ``differs`` findings).
+"""``animview check PATH... [--json OUT] [--html OUT] [--fail-on LEVEL] [--against DIR] [--engines LIST]``: every
+file of a library loaded and judged, on local workers or a Dask cluster; with ``--against``, each also compared
+with the file at the same path under DIR (``animview diff`` of the pair: ``differs`` findings); each clip played
+by the engines of ``--engines`` and compared with the spec (``engine-divergence`` findings).
 
 Prints one block per file that has findings (and every file that fails), then a summary line. Exit status:
 0, or 1 when a finding at or above ``--fail-on`` (default: error — a file that does not load or is over a
@@ -33,6 +34,7 @@ def add_parser(subparsers) -> None:
     )
     la.add_library_arguments(p)
     la.add_against_arguments(p)
+    la.add_engines_argument(p)
 
 
 def run(args) -> int:
@@ -55,7 +57,8 @@ def run(args) -> int:
             "preview_size": [320, 240],
             "fps": 15.0,
         }
-    requests = requests_for(files, Limits(args.time_limit, args.memory_limit), previews, la.against(args, NAME))
+    limits = Limits(args.time_limit, args.memory_limit)
+    requests = requests_for(files, limits, previews, la.against(args, NAME), la.engines(args, NAME))
     done = run_library(requests, la.jobs(args), args.scheduler, args.quiet)
     write_reports(done, args)
     print_results(done)

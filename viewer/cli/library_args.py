@@ -22,6 +22,10 @@ AGAINST_HELP = (
     "a second library (e.g. the optimized copies): compare each file with the file at the same path under DIR, "
     "as animview diff does; a pair that moves differently is a 'differs' warning"
 )
+ENGINES_HELP = (
+    "the engines whose playback is compared with the spec's ('engine-divergence' warnings): a comma-separated "
+    "list such as three,filament, all, or none (the default: it diffs every clip once per engine, seconds a file)"
+)
 DIFF_FAIL_HELP = "with --against: a pair differs past X scene units or N%% of the file's size (default 1e-5 of it)"
 
 
@@ -43,6 +47,30 @@ def add_against_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--against", default=None, metavar="DIR", help=AGAINST_HELP)
     p.add_argument("--diff-mode", choices=MODES, default="authored", help="with --against: the mode both play in")
     p.add_argument("--diff-fail-above", type=fail_above, default=None, metavar="X|N%", help=DIFF_FAIL_HELP)
+
+
+def add_engines_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--engines", default="none", metavar="LIST", help=ENGINES_HELP)
+
+
+def engines(args, command: str) -> list[str] | None:
+    """``requests_for``'s ``engines`` from ``--engines``: None for all, [] for none, else the names, each
+    known (the engines are compared with the spec, so naming it adds nothing)."""
+    from viewer.engines import NAMES  # the engines' modules: not for ``animview -h``
+
+    given = args.engines.strip()
+    if given == "all":
+        return None
+    if given == "none":
+        return []
+    names = [n.strip() for n in given.split(",") if n.strip()]
+    unknown = [n for n in names if n not in NAMES]
+    if unknown or not names:
+        raise UsageError(
+            f"animview {command}: --engines {given!r}: unknown engine {', '.join(unknown) or '(none named)'}; "
+            f"choose from {', '.join(NAMES)}, all or none"
+        )
+    return list(dict.fromkeys(n for n in names if n != "spec"))
 
 
 def against(args, command: str) -> dict | None:

@@ -14,8 +14,18 @@ from viewer.library.report import Finding, counts
 from viewer.scene.scene import load
 
 
-def check_file(path: str | Path, label: str | None = None, keep_scene: bool = False, against: dict | None = None):
+def check_file(
+    path: str | Path,
+    label: str | None = None,
+    keep_scene: bool = False,
+    against: dict | None = None,
+    engines: list[str] | tuple[str, ...] | None = (),
+):
     """The result dict of ``report`` for ``path`` (``label``: how the report names it; default the path).
+
+    ``engines``: the engines whose playback is compared with the spec's (``findings_engines``: an
+    ``engine-divergence`` finding per clip some of them play visibly differently); None: every engine, empty
+    (the default): none.
 
     ``against``: its counterpart in a second library (``findings_diff`` describes the dict); the diff's
     findings join the file's and its clips', and the result gets an ``against`` summary.
@@ -41,6 +51,8 @@ def check_file(path: str | Path, label: str | None = None, keep_scene: bool = Fa
     if scene is not None:
         messages = [str(w.message) for w in caught if issubclass(w.category, GltfWarning)]
         file_findings, clip_findings = scene_findings(scene, messages)
+        if engines is None or len(engines):
+            _add_engines(clip_findings, scene, engines)
         result["findings"] = [f.as_dict() for f in file_findings]
         result["clips"] = [
             {
@@ -70,3 +82,12 @@ def _add_against(result: dict, scene, against: dict) -> None:
     result["findings"] += [f.as_dict() for f in file_findings]
     for clip in result["clips"]:
         clip["findings"] += [f.as_dict() for f in clip_findings.get(clip["index"], [])]
+
+
+def _add_engines(clip_findings: dict, scene, engines) -> None:
+    """The engines' ``engine-divergence`` findings after each clip's own (imported here, as ``findings_diff``
+    is: it brings the diff and the engines, which a run with ``--engines none`` does not need)."""
+    from viewer.library.findings_engines import engine_findings
+
+    for index, found in engine_findings(scene, None if engines is None else tuple(engines)).items():
+        clip_findings[index] = clip_findings.get(index, []) + found

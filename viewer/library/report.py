@@ -53,6 +53,7 @@ CODES = {
     "ignored-extension": ("warning", "extensions the viewer does not implement"),
     "unused-extension": ("info", "extensions declared but not used"),
     "load-warning": ("warning", "other warnings while loading"),
+    "engine-divergence": ("warning", "engines play it visibly differently from the spec"),
     "differs": ("warning", "moves differently from its counterpart (--against)"),
     "counterpart-error": ("warning", "its counterpart (--against) does not load"),
     "no-counterpart": ("info", "no file at the same path under --against"),

@@ -37,11 +37,17 @@ class Run:
 
 
 def requests_for(
-    files: list[LibraryFile], limits: Limits, previews: dict | None = None, against: dict | None = None
+    files: list[LibraryFile],
+    limits: Limits,
+    previews: dict | None = None,
+    against: dict | None = None,
+    engines: list[str] | tuple | None = (),
 ) -> list[dict]:
     """One request per file (``task`` describes the shape); previews, when asked, go to ``previews["outdir"]``
     under a stem made from the file's label. ``against``: ``{"dir": DIR, "mode", "fps", "fail_above",
-    "relative"}``: each file is compared with the file at its path below DIR (``findings_diff``)."""
+    "relative"}``: each file is compared with the file at its path below DIR (``findings_diff``). ``engines``:
+    the engines ``findings_engines`` tries (None: every one; empty, the default: none — it diffs every clip once
+    per engine, seconds a file)."""
     out = []
     for f in files:
         request = {"label": f.label, "path": str(f.path), "limits": limits.as_dict(), "previews": None}
@@ -49,6 +55,7 @@ def requests_for(
             request["previews"] = dict(previews, stem=output_stem(f.label))
         if against is not None:
             request["against"] = counterpart_request(f, against)
+        request["engines"] = None if engines is None else list(engines)
         out.append(request)
     return out
 
