@@ -49,12 +49,15 @@ class LocalPool:
             if not pending:
                 return
             if not w.running:
+                if w.request is not None:
+                    continue  # it died holding a file: ``_collect`` reports that first (a restart would drop it)
                 w.start()
             if w.ready and w.request is None:
                 w.submit(pending.popleft())
 
     def _collect(self, pending: deque) -> Iterator[dict]:
-        active = [w for w in self.workers if w.running]
+        # A worker that died since the last look still holds its file: its pipe reads as closed, so it is read too.
+        active = [w for w in self.workers if w.running or w.request is not None]
         if not active:
             return
         timeout = max(min(w.deadline for w in active) - time.monotonic(), 0.0)
@@ -65,6 +68,7 @@ class LocalPool:
                 result = w.read()
             except WorkerDied as exc:
                 w.stop()
+                w.request = None
                 yield from self._died(w, request, str(exc), pending)
                 continue
             if result is not None:
