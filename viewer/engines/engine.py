@@ -139,10 +139,10 @@ class Engine:
             wrapped = np.where((t > 0) & (wrapped == 0), duration, wrapped)
         return wrapped
 
-    def sample(self, clip: Clip, scene: Scene, times: np.ndarray) -> np.ndarray:
-        """(F, C, W) values of ``clip`` at clock ``times`` as this engine plays it."""
+    def sample(self, clip: Clip, scene: Scene, times: np.ndarray, mode: str = "authored") -> np.ndarray:
+        """(F, C, W) values of ``clip`` at clock ``times`` as this engine plays it (in ``mode``)."""
         played = self.clip(clip, scene)
-        return played.sample(self.player_time(times, played.duration))
+        return played.sample(self.player_time(times, played.duration), mode)
 
 
 def rest_value(channel: Channel, scene: Scene) -> np.ndarray:

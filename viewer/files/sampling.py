@@ -36,11 +36,8 @@ def clip_report(clip: Clip, times: np.ndarray, mode: str = "authored", scene: Sc
     ``viewer.engines.Engine``, with ``scene``): the values that engine's player shows at those clock times.
     """
     times = np.asarray(times, dtype=np.float64)
-    if engine is not None:
-        played = engine.clip(clip, scene)
-        values = played.sample(engine.player_time(times, played.duration), mode)
-    else:
-        values = clip.sample(times, mode)  # (F, C, W), one batch call
+    # (F, C, W), one batch call
+    values = clip.sample(times, mode) if engine is None else engine.sample(clip, scene, times, mode)
     rot = np.array([ch.curve.rotation for ch in clip.channels], dtype=bool)
     if rot.any():
         values[:, rot, :4] = math3d.quat_normalize(values[:, rot, :4])

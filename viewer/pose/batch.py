@@ -16,6 +16,7 @@ import numpy as np
 
 from viewer import fast
 from viewer.animation.clip import Clip
+from viewer.pose.hierarchy import inherit_visibility
 from viewer.pose.pose import Pose
 
 ROWS = 1 << 15  # vertex × time rows posed together by ``MeshPoints.at``
@@ -58,19 +59,7 @@ def pose_batch(pose: Pose, clip: Clip, times: np.ndarray, mode: str = "authored"
     if len(b.visible[0]):
         own[:, b.visible[1]] = values[:, b.visible[0], 0] >= 0.5
     properties = {clip.channels[row].pointer: values[:, row, :width] for row, _, _, _, width in b.properties}
-    return PoseBatch(times, world, weights, _inherit(own, nodes.parent), properties)
-
-
-def _inherit(own: np.ndarray, parent: np.ndarray) -> np.ndarray:
-    """(F, N): ``hierarchy.inherit_visibility`` for every time at once (pointer doubling over node columns)."""
-    if own.all():
-        return own
-    hidden, up = ~own, parent.copy()
-    while (up >= 0).any():
-        reach = np.flatnonzero(up >= 0)
-        hidden[:, reach] |= hidden[:, up[reach]]
-        up[reach] = up[up[reach]]
-    return ~hidden
+    return PoseBatch(times, world, weights, inherit_visibility(own, nodes.parent), properties)
 
 
 class MeshPoints:

@@ -25,15 +25,16 @@ def plan_cost(steps: list[tuple[np.ndarray, np.ndarray]]) -> float:
 
 
 def inherit_visibility(own: np.ndarray, parent: np.ndarray) -> np.ndarray:
-    """(N,) bool: a node shows when it and all its ancestors are visible (KHR_node_visibility). Pointer
-    doubling: each pass looks twice as far up, so a chain of depth d takes log2(d) passes, not d."""
+    """(…, N) bool: a node shows when it and all its ancestors are visible (KHR_node_visibility), for one pose
+    or for many at once (``pose.batch``: a leading time axis). Pointer doubling: each pass looks twice as far
+    up, so a chain of depth d takes log2(d) passes, not d."""
     if own.all():
         return own.copy()
     hidden = ~own
     up = parent.copy()
     while (up >= 0).any():
-        reach = up >= 0
-        hidden[reach] |= hidden[up[reach]]
+        reach = np.flatnonzero(up >= 0)
+        hidden[..., reach] |= hidden[..., up[reach]]
         up[reach] = up[up[reach]]
     return ~hidden
 
