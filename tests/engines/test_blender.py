@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from tests.engines.test_sources import _scene, _x
+from tests.engines.conftest import one_node, x_as
 from viewer import engines
 
 
@@ -51,34 +51,34 @@ def test_cubic_becomes_a_bezier_with_smoothed_auto_handles_on_uneven_keys(tmp_pa
     tangent = [9.0, 0.0, 0.0]  # discarded by the importer: large, so using them would show
     values = [v for y in ys for v in (tangent, [y, 0, 0], tangent)]
     channel = dict(node=0, path="translation", interpolation="CUBICSPLINE", times=times, values=values)
-    scene = _scene(tmp_path, [channel])
+    scene = one_node(tmp_path, [channel])
     fps = 24.0  # frames are t · fps, not rounded
     keys = [(t * fps, y) for t, y in zip(times, ys)]
     handles = _auto_handles_three_keys(keys)
     probe = [0.1, 0.3, 0.5, 0.9, 1.4, 1.9]
     expected = [_bezier_at(t * fps, keys, handles) for t in probe]
-    assert _x("blender", scene, probe) == pytest.approx(expected, abs=1e-6)
+    assert x_as("blender", scene, probe) == pytest.approx(expected, abs=1e-6)
     # outside the keys: constant extrapolation holds the end values
-    assert _x("blender", scene, [2.5]) == pytest.approx([1.0])
-    assert max(abs(a - b) for a, b in zip(_x("spec", scene, probe), expected)) > 0.5
+    assert x_as("blender", scene, [2.5]) == pytest.approx([1.0])
+    assert max(abs(a - b) for a, b in zip(x_as("spec", scene, probe), expected)) > 0.5
 
 
 def test_two_cubic_keys_ease_flat_at_both_ends(tmp_path):
     """Two keys: both are end keys, so both handles are flat — a smoothstep between the values."""
     values = [[5, 0, 0], [0, 0, 0], [5, 0, 0], [5, 0, 0], [4, 0, 0], [5, 0, 0]]
     channel = dict(node=0, path="translation", interpolation="CUBICSPLINE", times=[0, 1], values=values)
-    scene = _scene(tmp_path, [channel])
+    scene = one_node(tmp_path, [channel])
     keys = [(0.0, 0.0), (24.0, 4.0)]
     handles = [((-8.0, 0.0), (8.0, 0.0)), ((16.0, 4.0), (32.0, 4.0))]
     probe = [0.25, 0.5, 0.8]
-    assert _x("blender", scene, probe) == pytest.approx([_bezier_at(t * 24, keys, handles) for t in probe], abs=1e-6)
+    assert x_as("blender", scene, probe) == pytest.approx([_bezier_at(t * 24, keys, handles) for t in probe], abs=1e-6)
 
 
 def test_linear_rotation_is_a_component_lerp_renormalized(tmp_path):
     """do_channel: four component F-curves, LINEAR, after flipping keys into one hemisphere; the matrix built
     from the normalized quaternion."""
     q1 = [0.0, 0.0, -0.8, -0.6]  # dot with the first key -0.6 < 0: flipped to (0, 0, 0.8, 0.6)
-    scene = _scene(tmp_path, [dict(node=0, path="rotation", times=[0, 1], values=[[0, 0, 0, 1], q1])])
+    scene = one_node(tmp_path, [dict(node=0, path="rotation", times=[0, 1], values=[[0, 0, 0, 1], q1])])
     q = engines.get("blender").sample(scene.clips[0], scene, np.array([0.25]))[0, 0]
     lerp = 0.75 * np.array([0.0, 0.0, 0.0, 1.0]) + 0.25 * np.array([0.0, 0.0, 0.8, 0.6])
     np.testing.assert_allclose(q * np.sign(q[3]), lerp / np.linalg.norm(lerp), atol=1e-12)
@@ -88,7 +88,7 @@ def test_cubic_rotation_components_then_normalized(tmp_path):
     half = [0.0, 0.0, math.sin(0.5), math.cos(0.5)]
     zero = [0.0, 0.0, 0.0, 0.0]
     keys = [zero, [0, 0, 0, 1], zero, zero, half, zero]
-    scene = _scene(tmp_path, [dict(node=0, path="rotation", interpolation="CUBICSPLINE", times=[0, 1], values=keys)])
+    scene = one_node(tmp_path, [dict(node=0, path="rotation", interpolation="CUBICSPLINE", times=[0, 1], values=keys)])
     q = engines.get("blender").sample(scene.clips[0], scene, np.array([0.5]))[0, 0]
     s = 0.5  # two keys: flat handles, smoothstep 3s² - 2s³ of each component
     w = 3 * s**2 - 2 * s**3
@@ -108,25 +108,25 @@ def test_shape_key_weights_clamped_to_the_slider_range(tmp_path, keys, times, ex
     """animation_weight.py:anim widens slider_min / slider_max from coords[1:2], the first key only; Blender
     clamps the key block's value to that range."""
     channel = dict(node=0, path="weights", times=[0, 1], values=[[k] for k in keys])
-    scene = _scene(tmp_path, [channel], targets=1)
-    assert _x("blender", scene, times) == pytest.approx(expected, abs=1e-12)
+    scene = one_node(tmp_path, [channel], targets=1)
+    assert x_as("blender", scene, times) == pytest.approx(expected, abs=1e-12)
 
 
 def test_clamped_cubic_weights_flat_where_outside(tmp_path):
     """A CUBICSPLINE weight overshooting 1 between keys: Blender's curve, then the clamp."""
     values = [[0.0], [0.0], [0.0], [0.0], [1.0], [0.0], [0.0], [0.9], [0.0]]
     channel = dict(node=0, path="weights", interpolation="CUBICSPLINE", times=[0, 1, 2], values=values)
-    scene = _scene(tmp_path, [channel], targets=1)
+    scene = one_node(tmp_path, [channel], targets=1)
     keys = [(0.0, 0.0), (24.0, 1.0), (48.0, 0.9)]
     handles = _auto_handles_three_keys(keys)
     probe = np.linspace(0, 2, 41).tolist()
     expected = [min(1.0, max(0.0, _bezier_at(t * 24, keys, handles))) for t in probe]
-    assert _x("blender", scene, probe) == pytest.approx(expected, abs=1e-6)
+    assert x_as("blender", scene, probe) == pytest.approx(expected, abs=1e-6)
     assert max(_bezier_at(t * 24, keys, handles) for t in probe) > 1.0
 
 
 def test_step_shows_the_new_value_at_its_key_and_holds(tmp_path):
     values = [[0, 0, 0], [1, 0, 0], [2, 0, 0]]
     channel = dict(node=0, path="translation", interpolation="STEP", times=[0, 1, 2], values=values)
-    scene = _scene(tmp_path, [channel])
-    assert _x("blender", scene, [0.5, 1.0, 2.0, 3.0]) == [0.0, 1.0, 2.0, 2.0]
+    scene = one_node(tmp_path, [channel])
+    assert x_as("blender", scene, [0.5, 1.0, 2.0, 3.0]) == [0.0, 1.0, 2.0, 2.0]

@@ -6,24 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.gltf_builder import GltfBuilder
+from tests.engines.conftest import STEP_KEYS, one_node
 from viewer.engines.engine import Engine
-from viewer.scene.scene import load
 
 PLAIN = Engine("test", "a test engine", "0", "none")
-
-
-def _scene(tmp_path, channels, rest=(0.0, 0.0, 0.0), weights=None):
-    """Node 0 (rest translation ``rest``) with a morphed triangle of 6 targets when ``weights`` is given."""
-    b = GltfBuilder()
-    props = dict(name="n", translation=list(rest))
-    if weights is not None:
-        tri = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32)
-        props["mesh"] = b.add_mesh(tri, [0, 1, 2], targets=[tri * (k + 1) for k in range(6)], weights=weights)
-    b.add_node(**props)
-    b.add_animation(channels, name="c")
-    b.add_scene([0])
-    return load(b.write_gltf(tmp_path))
 
 
 def _play(engine, scene, times):
@@ -31,35 +17,13 @@ def _play(engine, scene, times):
 
 
 def test_the_defaults_are_the_spec(tmp_path):
-    scene = _scene(
-        tmp_path,
-        [
-            dict(
-                node=0,
-                path="translation",
-                interpolation="STEP",
-                times=[0, 1, 2],
-                values=[[0, 0, 0], [1, 0, 0], [2, 0, 0]],
-            )
-        ],
-    )
+    scene = one_node(tmp_path, [STEP_KEYS])
     times = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 3.0])
     np.testing.assert_array_equal(_play(PLAIN, scene, times), scene.clips[0].sample(times)[:, 0])
 
 
 def test_step_at_key_old_shows_the_previous_value_at_the_keys_own_time(tmp_path):
-    scene = _scene(
-        tmp_path,
-        [
-            dict(
-                node=0,
-                path="translation",
-                interpolation="STEP",
-                times=[0, 1, 2],
-                values=[[0, 0, 0], [1, 0, 0], [2, 0, 0]],
-            )
-        ],
-    )
+    scene = one_node(tmp_path, [STEP_KEYS])
     old = Engine("o", "", "", "", step_at_key="old")
     x = _play(old, scene, [0.0, 1.0, np.nextafter(1.0, 2.0), 2.0, 2.5])[:, 0]
     assert x.tolist() == [0.0, 0.0, 1.0, 1.0, 2.0]
@@ -70,7 +34,9 @@ def test_step_at_key_old_shows_the_previous_value_at_the_keys_own_time(tmp_path)
 def test_tangents_times_u_or_dropped(tmp_path):
     # one interval of 2 s from 0 to 1 with out-tangent 1 and in-tangent 0 (per second)
     keys = [[0, 0, 0], [0, 0, 0], [1, 0, 0], [0, 0, 0], [1, 0, 0], [0, 0, 0]]
-    scene = _scene(tmp_path, [dict(node=0, path="translation", interpolation="CUBICSPLINE", times=[0, 2], values=keys)])
+    scene = one_node(
+        tmp_path, [dict(node=0, path="translation", interpolation="CUBICSPLINE", times=[0, 2], values=keys)]
+    )
     u = 0.25
 
     def h(p0, m0, p1, m1):
@@ -91,7 +57,7 @@ def test_tangents_times_u_or_dropped(tmp_path):
 
 def test_lead_in_padded_with_the_first_key_or_the_rest_value(tmp_path):
     keys = [[0, 0, 0], [1, 0, 0], [0, 0, 0], [0, 0, 0], [2, 0, 0], [0, 0, 0]]
-    scene = _scene(
+    scene = one_node(
         tmp_path,
         [dict(node=0, path="translation", interpolation="CUBICSPLINE", times=[1, 2], values=keys)],
         rest=(5.0, 0.0, 0.0),
@@ -107,14 +73,18 @@ def test_lead_in_padded_with_the_first_key_or_the_rest_value(tmp_path):
 
 def test_lead_in_pad_copies_cubic_tangents(tmp_path):
     keys = [[0, 0, 0], [1, 0, 0], [3, 0, 0], [0, 0, 0], [2, 0, 0], [0, 0, 0]]  # out-tangent 3/s at the first key
-    scene = _scene(tmp_path, [dict(node=0, path="translation", interpolation="CUBICSPLINE", times=[1, 2], values=keys)])
+    scene = one_node(
+        tmp_path, [dict(node=0, path="translation", interpolation="CUBICSPLINE", times=[1, 2], values=keys)]
+    )
     pad = _play(Engine("b", "", "", "", lead_in="pad"), scene, [0.5])[0, 0]
     u = 0.5  # the padded interval [0, 1]: from 1 (out-tangent 3) to 1 (in-tangent 0), Δt = 1
     assert pad == pytest.approx(1.0 + (u**3 - 2 * u**2 + u) * 3.0)
 
 
 def test_samplers_below_min_keys_leave_the_rest_value(tmp_path):
-    scene = _scene(tmp_path, [dict(node=0, path="translation", times=[0.5], values=[[7, 0, 0]])], rest=(2.0, 0.0, 0.0))
+    scene = one_node(
+        tmp_path, [dict(node=0, path="translation", times=[0.5], values=[[7, 0, 0]])], rest=(2.0, 0.0, 0.0)
+    )
     assert _play(PLAIN, scene, [0.0])[0, 0] == 7.0
     assert _play(Engine("f", "", "", "", min_keys=2), scene, [0.0, 1.0])[:, 0].tolist() == [2.0, 2.0]
 
@@ -129,6 +99,6 @@ def test_players_wrap_at_the_end_to_the_first_or_the_last_pose():
 
 def test_weights_past_the_limit_are_not_applied(tmp_path):
     six = [[0.1, 0.2, 0.3, 0.4, 0.5, 0.6], [0.6, 0.5, 0.4, 0.3, 0.2, 0.1]]
-    scene = _scene(tmp_path, [dict(node=0, path="weights", times=[0, 1], values=six)], weights=[0.0] * 6)
+    scene = one_node(tmp_path, [dict(node=0, path="weights", times=[0, 1], values=six)], targets=6)
     w = _play(Engine("v", "", "", "", max_weights=4), scene, [0.0])[0]
     assert w.tolist() == pytest.approx([0.1, 0.2, 0.3, 0.4, 0.0, 0.0])
