@@ -46,6 +46,7 @@ class PaneSource:
     label: str
     color: RGB
     engine: Engine | None = None
+    keys: np.ndarray | None = None  # the file's key times, where an engine's rewritten clip has more (its markers)
 
     def time(self, t):
         """The clip time(s) this pane shows at clock time(s) ``t`` (seconds)."""
@@ -77,7 +78,8 @@ def mode_sources(scene: Scene, clip: Clip | None, modes, clips=()) -> list[PaneS
         shown = chosen if chosen is not None else clip
         label = title(m) if shown is clip or shown is None else f"{title(m)} · {shown.name}"
         p = played(scene, shown, m)
-        out.append(PaneSource(scene, p.clip, p.mode, label, PANE_COLORS[m], p.engine))
+        keys = shown.key_times if shown is not None else None
+        out.append(PaneSource(scene, p.clip, p.mode, label, PANE_COLORS[m], p.engine, keys))
     return out
 
 

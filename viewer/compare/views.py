@@ -156,25 +156,33 @@ class Trail:
 
 
 def trail(
-    scene: Scene, clip: Clip, mode: str, nodes: np.ndarray | None = None, samples: int = TRAIL_SAMPLES, played=None
+    scene: Scene,
+    clip: Clip,
+    mode: str,
+    nodes: np.ndarray | None = None,
+    samples: int = TRAIL_SAMPLES,
+    played=None,
+    keys: np.ndarray | None = None,
 ) -> Trail:
     """The world path of ``nodes`` (default: every animated node) over the whole clip in ``mode``. ``played``
     maps clock times to the clip times shown (an engine's player wraps at the end); the trail keeps clock times,
-    so its marker sits where the pane's pose is."""
+    so its marker sits where the pane's pose is. ``keys``: the times to mark (default the clip's key times; an
+    engine's rewritten clip has knots of its own that are no keys of the file)."""
     nodes = animated_nodes(scene, clip) if nodes is None else np.asarray(nodes, dtype=np.int64).reshape(-1)
     at = played or (lambda t: t)
-    times = trail_times(clip, samples)
+    keys = clip.key_times if keys is None else np.asarray(keys, np.float64)
+    times = np.union1d(trail_times(clip, samples), keys)
     points = world_positions(scene, clip, at(times), mode)[:, nodes]
-    key_index = np.searchsorted(times, clip.key_times)
+    key_index = np.searchsorted(times, keys)
     # The value an instant before each key: where it differs from the key's own value the path jumps.
-    just_before = world_positions(scene, clip, at(np.nextafter(clip.key_times, -np.inf)), mode)[:, nodes]
+    just_before = world_positions(scene, clip, at(np.nextafter(keys, -np.inf)), mode)[:, nodes]
     flat = points.reshape(-1, 3)  # no nodes at all when the clip drives only morph weights
     size = max(float(np.ptp(flat, axis=0).max(initial=0.0)), 1e-9) if len(flat) else 1e-9
     jumped = np.linalg.norm(points[key_index] - just_before, axis=-1) > JUMP_TOLERANCE * size  # (M, K)
     jumps = np.zeros((len(times) - 1, len(nodes)), dtype=bool)
     inner = key_index > 0
     jumps[key_index[inner] - 1] = jumped[inner]
-    return Trail(mode, nodes, times, points, clip.key_times.copy(), points[key_index], jumps)
+    return Trail(mode, nodes, times, points, keys.copy(), points[key_index], jumps)
 
 
 def moving_nodes(scene: Scene, clip: Clip, most: int = DEFAULT_TRAILS, samples: int = 64) -> np.ndarray:

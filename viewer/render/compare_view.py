@@ -129,7 +129,7 @@ class CompareView:
                 mine = [n for n in (self._node_in(i, int(k)) for k in nodes) if n is not None]
                 if src.clip is not None and mine:
                     played = src.time if src.engine is not None else None
-                    tr = compare.trail(src.scene, src.clip, src.mode, mine, played=played)
+                    tr = compare.trail(src.scene, src.clip, src.mode, mine, played=played, keys=src.keys)
                     self._trails.append(replace(tr, label=src.label, rgb=src.color))
             self._trails_key = key
         return self._trails
