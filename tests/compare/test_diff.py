@@ -309,8 +309,18 @@ def test_huge_meshes_are_measured_on_an_even_subset_said_in_the_report(tmp_path,
     monkeypatch.setattr(diff_meshes, "VERTEX_BUDGET", 3)
     (c,) = report(tmp_path, extra_deg=4.0)["clips"]
     strip = next(m for m in c["meshes"] if m["node"] == "skinned")
-    assert (strip["measured"], strip["of"]) == (3, 5)
+    assert (strip["measured"], strip["of"]) == (4, 5)  # three spread evenly and one more outermost vertex
     assert diff_meshes.even_subset(5, 3).tolist() == [0, 2, 4]
+
+
+def test_a_subset_keeps_the_outermost_vertex_an_even_spread_skips():
+    from viewer.compare import diff_meshes
+
+    points = np.zeros((9, 3))
+    points[5] = (10.0, 0.0, 0.0)  # a far corner between the evenly spread picks 0, 4 and 8
+    assert diff_meshes.even_subset(9, 3).tolist() == [0, 4, 8]
+    assert 5 in diff_meshes.spread(points, 3).tolist()
+    assert diff_meshes.spread(points, 9).tolist() == list(range(9))  # all of them when they fit
 
 
 def test_unnamed_nodes_are_named_by_their_place_among_siblings(tmp_path):
@@ -321,7 +331,7 @@ def test_unnamed_nodes_are_named_by_their_place_among_siblings(tmp_path):
     b.add_node()
     b.add_scene([0, 3])
     scene = load(b.write_gltf(tmp_path))
-    assert node_paths(scene) == ("#0", "#0/x", "#0/#1", "#1")
+    assert tuple(node_paths(scene)) == ("#0", "#0/x", "#0/#1", "#1")
 
 
 def test_a_chosen_clip_of_b_is_compared_whatever_the_names_say(tmp_path):
@@ -410,3 +420,31 @@ def test_a_long_clip_is_measured_in_bounded_memory(tmp_path, monkeypatch):
     (c,) = r["clips"]
     assert c["times"] > 72_000 and c["worst"]["t"] == pytest.approx(300.0)
     assert peak < 30e6, f"peak {peak / 1e6:.1f} MB"
+
+
+def test_past_the_deforming_budget_meshes_are_measured_as_rigid(tmp_path):
+    from viewer.compare import diff_meshes
+
+    scene = load(rig(tmp_path))
+    nodes = match_nodes(scene, scene)
+    groups = diff_meshes.mesh_pairs(scene, scene, nodes, (256, 1024, 4, 1))
+    kinds = [type(g).__name__ for g in groups]
+    assert kinds == ["MeshPair", "RigidPairs"]  # the skinned strip one by one, the morphed triangle with the rigid
+    assert [e["node"] for g in groups for e in g.entries] == ["skinned", "morphed"]
+    assert len(diff_meshes.mesh_pairs(scene, scene, nodes)) == 2  # unbounded: both deform one by one
+
+
+def test_a_deep_chain_is_matched_by_path_and_its_paths_are_written_short(tmp_path, monkeypatch):
+    from viewer.compare.matching import NodePaths
+
+    monkeypatch.setattr(NodePaths, "SHOWN", 6)
+    monkeypatch.setattr(NodePaths, "HEAD", 2)
+    b = GltfBuilder()
+    for k in range(20):
+        b.add_node(name=f"j{k}", **({"children": [k + 1]} if k < 19 else {}))
+    b.add_scene([0])
+    scene = load(b.write_gltf(tmp_path))
+    paths = node_paths(scene)
+    assert paths[3] == "j0/j1/j2/j3" and paths[19] == "j0/j1/…14 more…/j16/j17/j18/j19"
+    match = match_nodes(scene, scene)
+    assert match.by_path.all() and len(match.a) == 20

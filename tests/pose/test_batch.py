@@ -32,7 +32,7 @@ def test_batch_equals_posing_one_time_after_another(name):
                 ref = np.concatenate([pose.primitive_positions(n, p) for p in prims if "POSITION" in p.attributes])
                 np.testing.assert_allclose(points[n][f], ref, rtol=0, atol=1e-9 * max(1.0, np.abs(ref).max()))
                 if pose.weights[n] is not None:
-                    np.testing.assert_array_equal(batch.weights[n][f], pose.weights[n])
+                    np.testing.assert_array_equal(batch.node_weights(n)[f], pose.weights[n])
 
 
 def test_a_subset_of_vertices_is_those_rows_of_the_whole():

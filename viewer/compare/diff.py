@@ -10,6 +10,7 @@ of A's scene size (the diagonal of its rest pose's bounds). Pure numpy: the wind
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -46,6 +47,26 @@ def diff_times(ca: Clip | None, cb: Clip | None, fps: float) -> np.ndarray:
     return np.union1d(np.union1d(keys, mids), np.append(grid, end))
 
 
+@dataclass
+class Prepared:
+    """What a diff of A against B needs before a clip plays: A's size, the node and mesh pairs, a pose of each.
+    Made once (``prepare``), it serves many diffs of one pair — ``check`` runs one per engine — and with
+    ``keep`` it holds A's posed batches too: A plays the same clip at the same times in every one of them."""
+
+    size: float
+    nodes: NodeMatch
+    poses: tuple[Pose, Pose]
+    meshes: list
+    kept: dict | None = None
+
+
+def prepare(a: Scene, b: Scene, vertices: tuple | None = None, keep: bool = False) -> Prepared:
+    """``Prepared`` for A and B. ``vertices``: ``diff_meshes.mesh_pairs``' budget (``check`` spends less).
+    ``keep``: A's batches are kept (bounded by the caller: ``check`` measures a huge scene at few times)."""
+    nodes = match_nodes(a, b)
+    return Prepared(scene_size(a), nodes, (Pose(a), Pose(b)), mesh_pairs(a, b, nodes, vertices), {} if keep else None)
+
+
 def diff_scenes(
     a: Scene,
     b: Scene,
@@ -57,28 +78,33 @@ def diff_scenes(
     mode_b: str | None = None,
     clip_b: Clip | None = None,
     engines: tuple = (None, None),
+    prepared: Prepared | None = None,
+    times: np.ndarray | None = None,
+    rows: int | None = None,
 ) -> dict:
     """The diff report of B against A. ``only``: one clip of A (else every clip); ``fail_above``: the
     distance above which they differ, in scene units or, ``relative``, as a fraction of A's size
     (default ``DEFAULT_FAIL_REL`` of it). ``mode`` plays both files, or A alone when ``mode_b`` plays B
     (an original in mode M against its ``bake`` copy as authored). ``clip_b`` with ``only``: that clip of B,
     whatever the matching rules say (a pane showing another clip of the same file). ``engines``: the
-    ``viewer.engines.Engine`` that plays A and the one that plays B (None: the spec)."""
-    size = scene_size(a)
+    ``viewer.engines.Engine`` that plays A and the one that plays B (None: the spec). ``prepared``: made by
+    ``prepare`` for this A and B. ``times``: measure ``only`` at these clock times instead of ``diff_times``'
+    (``check`` thins them for a huge scene); ``rows``: the node table's length (``diff_report.measured``)."""
+    prep = prepare(a, b) if prepared is None else prepared
+    size, nodes = prep.size, prep.nodes
     if fail_above is None:
         fail_above, relative = DEFAULT_FAIL_REL, True
     threshold = float(fail_above) * (size if relative else 1.0)
-    nodes = match_nodes(a, b)
     pairs, clips_a, clips_b = match_clips(a, b, only)
     if only is not None and clip_b is not None:
         pairs, clips_a, clips_b = [(only, clip_b, "chosen")], [], []
     if not a.clips and not b.clips:
         pairs = [(None, None, "rest pose")]
-    pose_a, pose_b = Pose(a), Pose(b)
-    meshes = mesh_pairs(a, b, nodes)
     modes = (mode, mode if mode_b is None else mode_b)
-    sides = (Side(pose_a, modes[0], engines[0]), Side(pose_b, modes[1], engines[1]))
-    clips = [_clip(sides, ca, cb, rule, fps, nodes, meshes, size, threshold) for ca, cb, rule in pairs]
+    sides = (Side(prep.poses[0], modes[0], engines[0], prep.kept), Side(prep.poses[1], modes[1], engines[1]))
+    when = (lambda ca, cb: diff_times(ca, cb, fps)) if times is None else (lambda ca, cb: times)
+    measure = (nodes, prep.meshes, size, threshold, rows)
+    clips = [_clip(sides, ca, cb, rule, when, *measure) for ca, cb, rule in pairs]
     worst = max((c["max_distance"] for c in clips), default=0.0)
     report = {
         "a": str(a.path),
@@ -117,8 +143,8 @@ def _channels(scene: Scene, clip: Clip | None, paths: tuple[str, ...]) -> set[st
 class Side:
     """One file as the diff plays it: its pose, its mode and the engine that plays it (None: the spec)."""
 
-    def __init__(self, pose: Pose, mode: str, engine) -> None:
-        self.pose, self.mode, self.engine = pose, mode, engine
+    def __init__(self, pose: Pose, mode: str, engine, kept: dict | None = None) -> None:
+        self.pose, self.mode, self.engine, self.kept = pose, mode, engine, kept
 
     def played(self, clip: Clip | None) -> Clip | None:
         return clip if clip is None or self.engine is None else self.engine.clip(clip, self.pose.scene)
@@ -127,20 +153,25 @@ class Side:
         """The side posed at clock ``times``: where its engine's player is then (the spec: the clock itself)."""
         if clip is not None and self.engine is not None:
             times = self.engine.player_time(times, clip.duration)
-        return m.batch(self.pose, clip, times, self.mode)
+        if self.kept is None:
+            return m.batch(self.pose, clip, times, self.mode)
+        key = (id(clip), self.mode, getattr(self.engine, "name", None), np.asarray(times).tobytes())
+        if key not in self.kept:
+            self.kept[key] = m.batch(self.pose, clip, times, self.mode)
+        return self.kept[key]
 
 
-def _clip(sides, ca, cb, rule, fps, nodes: NodeMatch, meshes, size, threshold) -> dict:
+def _clip(sides, ca, cb, rule, when, nodes: NodeMatch, meshes, size, threshold, rows) -> dict:
     side_a, side_b = sides
     pose_a, pose_b = side_a.pose, side_b.pose
     played_a, played_b = side_a.played(ca), side_b.played(cb)
-    times = diff_times(ca, cb, fps)
+    times = when(ca, cb)
     acc = m.Accumulator(nodes, meshes, pose_a.scene, pose_b.scene)
     step = m.chunk_length(len(pose_a.scene.nodes), len(pose_b.scene.nodes))
     for lo in range(0, len(times), step):
         t = times[lo : lo + step]
         acc.add(side_a.batch(played_a, t), side_b.batch(played_b, t), t)
-    out = measured(acc, pose_a.scene, pose_b.scene, nodes, size, threshold)
+    out = measured(acc, pose_a.scene, pose_b.scene, nodes, size, threshold, rows)
     ch_a = _channels(pose_a.scene, ca, nodes.paths_a)
     ch_b = _channels(pose_b.scene, cb, nodes.paths_b)
     out["structure"]["channels_a"] = sorted(ch_a - ch_b)

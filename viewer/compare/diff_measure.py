@@ -19,9 +19,9 @@ WORLD_FLOATS = 2_000_000  # world matrix floats per chunk of times and side (16 
 
 def rest_batch(pose: Pose) -> PoseBatch:
     """The rest pose as a one-time batch (files without animations, and the vertex correspondence)."""
-    nodes = pose.scene.nodes
-    weights = {n: np.asarray(w, np.float64)[None] for n, w in enumerate(nodes.weights) if w is not None}
-    return PoseBatch(np.zeros(1), pose.world[None].copy(), weights, pose.visible[None].copy(), {})
+    weights = pose.rest_weights[None].copy()
+    world, visible = pose.world[None].copy(), pose.visible[None].copy()
+    return PoseBatch(np.zeros(1), world, weights, pose.weight_start, pose.weight_count, visible, {})
 
 
 def batch(pose: Pose, clip: Clip | None, times: np.ndarray, mode: str) -> PoseBatch:
@@ -29,8 +29,8 @@ def batch(pose: Pose, clip: Clip | None, times: np.ndarray, mode: str) -> PoseBa
     if clip is not None:
         return pose_batch(pose, clip, times, mode)
     rest, f = rest_batch(pose), len(times)
-    rep = {n: np.repeat(w, f, axis=0) for n, w in rest.weights.items()}
-    return PoseBatch(times, np.repeat(rest.world, f, axis=0), rep, np.repeat(rest.visible, f, axis=0), {})
+    world, weights, visible = (np.repeat(x, f, axis=0) for x in (rest.world, rest.weights_flat, rest.visible))
+    return PoseBatch(times, world, weights, rest.weight_start, rest.weight_count, visible, {})
 
 
 def rotation_angle(ma: np.ndarray, mb: np.ndarray) -> np.ndarray:
@@ -96,7 +96,8 @@ class Accumulator:
             for i, j in zip(nodes.a.tolist(), nodes.b.tolist())
             if a.nodes.weights[i] is not None and b.nodes.weights[j] is not None
         ]
-        self.weights = {p: (0.0, 0.0) for p in self.weight_pairs}
+        self._weight_columns(a, b)
+        self.weight_max, self.weight_t = np.zeros(len(self.weight_pairs)), np.zeros(len(self.weight_pairs))
         self.values: dict[str, tuple[float, float]] = {}
         self.pointers_a: set[str] = set()
         self.pointers_b: set[str] = set()
@@ -126,9 +127,14 @@ class Accumulator:
             first = np.where(flips.any(axis=0), times[flips.argmax(axis=0)], np.nan)
             self.flip_t = np.where(np.isnan(self.flip_t), first, self.flip_t)
             self.flips += flips.sum(axis=0)
-        for i, j in self.weight_pairs:
-            k = min(ba.weights[i].shape[1], bb.weights[j].shape[1])
-            self.weights[(i, j)] = self._worst(self.weights[(i, j)], ba.weights[i][:, :k] - bb.weights[j][:, :k], times)
+        if len(self.columns_a):  # every pair's weights at once: columns side by side, a maximum per pair
+            with np.errstate(invalid="ignore"):
+                delta = np.abs(ba.weights_flat[:, self.columns_a] - bb.weights_flat[:, self.columns_b])
+            delta[np.isnan(delta)] = np.inf  # NaN: infinitely different
+            has = ~self._weightless
+            best, best_t = self.weight_max[has], self.weight_t[has]
+            self._running(best, best_t, np.maximum.reduceat(delta, self.pair_starts, axis=1), times)
+            self.weight_max[has], self.weight_t[has] = best, best_t
         self.pointers_a |= set(ba.properties)
         self.pointers_b |= set(bb.properties)
         for target in ba.properties.keys() & bb.properties.keys():
@@ -136,6 +142,27 @@ class Accumulator:
             k = min(va.shape[1], vb.shape[1])
             delta = np.degrees(va[:, :k] - vb[:, :k]) if value_unit(target) == "deg" else va[:, :k] - vb[:, :k]
             self.values[target] = self._worst(self.values.get(target, (0.0, 0.0)), delta, times)
+
+    @property
+    def weights(self) -> dict[tuple[int, int], tuple[float, float]]:
+        """(A's node, B's node) → (largest weight difference, its time), for the pairs that both have weights."""
+        return {p: (float(d), float(t)) for p, d, t in zip(self.weight_pairs, self.weight_max, self.weight_t)}
+
+    def _weight_columns(self, a, b) -> None:
+        """Columns of the batches' ``weights_flat`` compared pair by pair (as many as the pair's fewer targets),
+        and where each pair's columns start — the layout of ``Pose.weight_start``, rebuilt from the scenes."""
+        starts = []
+        for scene in (a, b):
+            counts = np.array([0 if w is None else len(w) for w in scene.nodes.weights], dtype=np.int64)
+            starts.append(np.cumsum(counts) - counts)
+        ia = np.array([i for i, _ in self.weight_pairs], dtype=np.int64)
+        ib = np.array([j for _, j in self.weight_pairs], dtype=np.int64)
+        k = np.array([min(len(a.nodes.weights[i]), len(b.nodes.weights[j])) for i, j in self.weight_pairs], np.int64)
+        offsets = np.arange(int(k.sum())) - np.repeat(np.cumsum(k) - k, k)
+        self.columns_a = np.repeat(starts[0][ia] if len(ia) else ia, k) + offsets
+        self.columns_b = np.repeat(starts[1][ib] if len(ib) else ib, k) + offsets
+        self.pair_starts = (np.cumsum(k) - k)[k > 0]
+        self._weightless = k == 0
 
     @staticmethod
     def _running(best: np.ndarray, best_t: np.ndarray, d: np.ndarray, times: np.ndarray) -> None:

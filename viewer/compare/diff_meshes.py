@@ -5,7 +5,8 @@ into a new child node is still measured. Vertices pair by index when both meshes
 else by nearest rest position (re-exports reorder, weld and quantize them). Every mesh is measured on an
 even subset of its vertices: deforming ones (skinned or morphed) one by one through ``pose.batch.MeshPoints``,
 rigid ones all together — their vertices gathered into one array with each one's node — so ten thousand
-rigid meshes cost a few array operations per chunk of times, not ten thousand.
+rigid meshes cost a few array operations per chunk of times, not ten thousand. A subset keeps each mesh's
+outermost vertices along thirteen directions (``spread``): a rigid motion moves its farthest points most.
 """
 
 from __future__ import annotations
@@ -30,6 +31,25 @@ def even_subset(count: int, budget: int | None = None) -> np.ndarray:
     if count <= budget:
         return np.arange(count)
     return np.unique(np.linspace(0, count - 1, budget).round().astype(np.int64))
+
+
+# The axes, the face diagonals and the body diagonals: the outermost vertex along each, both ways.
+DIRECTIONS = np.array(
+    [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0], [1, -1, 0], [1, 0, 1], [1, 0, -1], [0, 1, 1], [0, 1, -1]]
+    + [[1, 1, 1], [1, 1, -1], [1, -1, 1], [-1, 1, 1]],
+    dtype=np.float64,
+)
+
+
+def spread(points: np.ndarray, budget: int | None = None) -> np.ndarray:
+    """``even_subset`` of the points plus their outermost ones along ``DIRECTIONS`` (all when they fit). The
+    largest displacement of a mesh moved rigidly is at a vertex of its convex hull; the extremes are such
+    vertices, so a subset does not miss a far corner that an even spread happened to skip."""
+    budget = VERTEX_BUDGET if budget is None else budget
+    if len(points) <= budget:
+        return np.arange(len(points))
+    along = points @ DIRECTIONS.T
+    return np.union1d(even_subset(len(points), budget), np.concatenate([along.argmin(axis=0), along.argmax(axis=0)]))
 
 
 def nearest(points: np.ndarray, pool: np.ndarray) -> tuple[np.ndarray, float]:
@@ -72,10 +92,11 @@ def _entry(scene, node_a: int, measured: int, total: int, rule: str, gap: float,
 class MeshPair:
     """A deforming mesh node of A and its partner in B: one ``entries`` row, displacement (F, 1)."""
 
-    def __init__(self, rest_a: Pose, rest_b: Pose, node_a: int, node_b: int) -> None:
+    def __init__(self, poses: tuple[Pose, Pose], rests: tuple[PoseBatch, PoseBatch], node_a, node_b, budget) -> None:
+        (rest_a, rest_b), (batch_a, batch_b) = poses, rests
         full_a, full_b = MeshPoints(rest_a, node_a), MeshPoints(rest_b, node_b)
-        pick = even_subset(full_a.count)
-        world_a, world_b = full_a.at(rest_batch(rest_a))[0], full_b.at(rest_batch(rest_b))[0]
+        pick = spread(full_a.base, budget)
+        world_a, world_b = full_a.at(batch_a)[0], full_b.at(batch_b)[0]
         partner, rule, gap = correspond(full_a.base, full_b.base, world_a, world_b, pick)
         self.a, self.b = MeshPoints(rest_a, node_a, pick), MeshPoints(rest_b, node_b, partner)
         self.entries = [_entry(rest_a.scene, node_a, len(pick), full_a.count, rule, gap, True)]
@@ -88,39 +109,63 @@ class MeshPair:
 class RigidPairs:
     """Every rigid mesh pair at once: their picked vertices in one array, each with its node on both sides."""
 
-    def __init__(self, rest_a: Pose, rest_b: Pose, pairs: list[tuple[int, int]]) -> None:
-        per = max(RIGID_MIN, RIGID_BUDGET // max(1, len(pairs)))
+    def __init__(self, rest_a: Pose, rest_b: Pose, pairs: list[tuple[int, int]], budget: int, least: int) -> None:
+        per = max(least, budget // max(1, len(pairs)))
+        sa, sb = rest_a.scene, rest_b.scene
         cache_a, cache_b = {}, {}
-        parts_a, parts_b, own_a, own_b, counts = [], [], [], [], []
-        self.entries = []
-        for i, j in pairs:
-            base_a, base_b = _positions(rest_a.scene, i, cache_a), _positions(rest_b.scene, j, cache_b)
-            pick = even_subset(len(base_a), per)
-            world_a, world_b = _place(rest_a.world[i], base_a), _place(rest_b.world[j], base_b)
-            partner, rule, gap = correspond(base_a, base_b, world_a, world_b, pick)
-            parts_a.append(base_a[pick])
-            parts_b.append(base_b[partner])
-            own_a.append(np.full(len(pick), i))
-            own_b.append(np.full(len(pick), j))
-            counts.append(len(pick))
-            self.entries.append(_entry(rest_a.scene, i, len(pick), len(base_a), rule, gap, False))
-        self.a, self.b = np.concatenate(parts_a + [np.zeros((0, 3))]), np.concatenate(parts_b + [np.zeros((0, 3))])
-        self.own_a = np.concatenate(own_a + [np.zeros(0, np.int64)]).astype(np.int64)
-        self.own_b = np.concatenate(own_b + [np.zeros(0, np.int64)]).astype(np.int64)
-        self.starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64) if counts else np.zeros(0, int)
+        groups: dict[tuple[int, int], list[int]] = {}  # instances of one mesh pair: one pick, one correspondence
+        for k, (i, j) in enumerate(pairs):
+            groups.setdefault((int(sa.nodes.mesh[i]), int(sb.nodes.mesh[j])), []).append(k)
+        blocks: list = [None] * len(pairs)  # per pair: (A's points, B's points, rule, gap)
+        for members in groups.values():
+            i0, j0 = pairs[members[0]]
+            base_a, base_b = _positions(sa, i0, cache_a), _positions(sb, j0, cache_b)
+            pick = spread(base_a, per)
+            for k in members:
+                i, j = pairs[k]
+                world_a, world_b = _place(rest_a.world[i], base_a), _place(rest_b.world[j], base_b)
+                partner, rule, gap = correspond(base_a, base_b, world_a, world_b, pick)
+                blocks[k] = (base_a[pick], base_b[partner], rule, gap)
+                if rule == "index":  # the same positions: every instance pairs its vertices by index
+                    for rest in members[members.index(k) + 1 :]:
+                        blocks[rest] = blocks[k]
+                    break
+        counts = np.array([len(block[0]) for block in blocks], dtype=np.int64)
+        self.entries = [
+            _entry(sa, i, int(n), len(cache_a[int(sa.nodes.mesh[i])]), block[2], block[3], False)
+            for (i, _), n, block in zip(pairs, counts.tolist(), blocks)
+        ]
+        self.buckets = []  # meshes of like vertex counts, padded to one count: (which, nodes A/B, points A/B)
+        width = np.where(counts > 0, 1 << np.ceil(np.log2(np.maximum(counts, 1))).astype(np.int64), 0)
+        nodes_a = np.array([i for i, _ in pairs], dtype=np.int64)
+        nodes_b = np.array([j for _, j in pairs], dtype=np.int64)
+        for w in np.unique(width[width > 0]).tolist():
+            which = np.flatnonzero(width == w)
+            # each mesh's points as homogeneous columns, its last point repeated up to w (the maximum is the same)
+            fill = [np.minimum(np.arange(w), counts[m] - 1) for m in which.tolist()]
+            pts_a = np.stack([_columns(blocks[m][0][f]) for m, f in zip(which.tolist(), fill)])
+            pts_b = np.stack([_columns(blocks[m][1][f]) for m, f in zip(which.tolist(), fill)])
+            self.buckets.append((which, nodes_a[which], nodes_b[which], pts_a, pts_b))
 
     def displacement(self, ba: PoseBatch, bb: PoseBatch) -> np.ndarray:
+        """(F, meshes) each mesh's largest vertex displacement: per bucket, its nodes' matrices times its padded
+        points in one batched product, no matrix gathered per vertex. An empty mesh moves nothing (0)."""
         f = len(ba.times)
         out = np.zeros((f, len(self.entries)))
-        if not len(self.a):
-            return out
-        step = max(1, ROWS // len(self.a))
-        for lo in range(0, f, step):
-            pa = _place(ba.world[lo : lo + step, self.own_a], self.a)
-            pb = _place(bb.world[lo : lo + step, self.own_b], self.b)
-            d = np.nan_to_num(np.sqrt(((pa - pb) ** 2).sum(axis=-1)), nan=np.inf)
-            out[lo : lo + step] = np.maximum.reduceat(d, self.starts, axis=1)
+        for which, na, nb, pts_a, pts_b in self.buckets:
+            step = max(1, ROWS // pts_a.shape[0] // pts_a.shape[2])
+            for lo in range(0, f, step):
+                with np.errstate(invalid="ignore", over="ignore"):
+                    pa = ba.world[lo : lo + step][:, na, :3, :] @ pts_a  # (f, M, 3, w)
+                    pb = bb.world[lo : lo + step][:, nb, :3, :] @ pts_b
+                    d = np.sqrt(((pa - pb) ** 2).sum(axis=2))
+                out[lo : lo + step, which] = np.nan_to_num(d, nan=np.inf).max(axis=2)
         return out
+
+
+def _columns(points: np.ndarray) -> np.ndarray:
+    """(4, k) points as homogeneous columns."""
+    return np.vstack([points.T, np.ones((1, len(points)))])
 
 
 def _positions(scene, node: int, cache: dict) -> np.ndarray:
@@ -138,12 +183,18 @@ def _place(m: np.ndarray, points: np.ndarray) -> np.ndarray:
     return m[..., :3, 0] * x + m[..., :3, 1] * y + m[..., :3, 2] * z + m[..., :3, 3]
 
 
-def mesh_pairs(a, b, nodes: NodeMatch) -> list:
+def mesh_pairs(a, b, nodes: NodeMatch, budget: tuple[int, int, int, int | None] | None = None) -> list:
     """The measured mesh groups: one ``MeshPair`` per deforming pair, one ``RigidPairs`` for the rest.
+    ``budget``: vertices per deforming mesh, for all rigid ones together and at least per rigid one
+    (``VERTEX_BUDGET``, ``RIGID_BUDGET``, ``RIGID_MIN``; ``spread`` adds each one's outermost), and how many
+    deforming meshes are measured one by one (None: all) — past that, as rigid ones (their nodes' motion; the
+    joints that skin them are measured as nodes), so a hundred thousand morphed instances stay affordable.
 
     A node of A with several meshes hanging from it in B (or the reverse) is left out: which vertex is which
     is then not a question of one mesh against one."""
+    each, rigid_total, least, most = (VERTEX_BUDGET, RIGID_BUDGET, RIGID_MIN, None) if budget is None else budget
     rest_a, rest_b = Pose(a), Pose(b)
+    rests = (rest_batch(rest_a), rest_batch(rest_b))
     own_a = np.full(len(a.nodes), -1, dtype=np.int64)
     own_a[nodes.a] = nodes.a
     own_b = np.full(len(b.nodes), -1, dtype=np.int64)
@@ -158,11 +209,11 @@ def mesh_pairs(a, b, nodes: NodeMatch) -> list:
         if len(left) != 1 or len(right) != 1:
             continue
         i, j = left[0], right[0]
-        if _deforms(a, i) or _deforms(b, j):
-            deforming.append(MeshPair(rest_a, rest_b, i, j))
+        if (_deforms(a, i) or _deforms(b, j)) and (most is None or len(deforming) < most):
+            deforming.append(MeshPair((rest_a, rest_b), rests, i, j, each))
         else:
             rigid.append((i, j))
-    return deforming + ([RigidPairs(rest_a, rest_b, rigid)] if rigid else [])
+    return deforming + ([RigidPairs(rest_a, rest_b, rigid, rigid_total, least)] if rigid else [])
 
 
 def _deforms(scene, node: int) -> bool:

@@ -26,8 +26,8 @@ class NodeMatch:
     by_path: np.ndarray  # (M,) bool: matched by name path (else by index)
     only_a: np.ndarray  # nodes of A with no partner
     only_b: np.ndarray
-    paths_a: tuple[str, ...]
-    paths_b: tuple[str, ...]
+    paths_a: NodePaths
+    paths_b: NodePaths
 
     def partner(self) -> dict[int, int]:
         """A's node index → B's, for the matched nodes."""
@@ -53,40 +53,86 @@ def given_node_names(scene: Scene) -> list[str | None]:
     return [n if isinstance(n, str) and n else None for n in names] + [None] * (len(scene.nodes) - len(raw))
 
 
-def node_paths(scene: Scene) -> tuple[str, ...]:
-    """Each node's path of names from its root, ``"Armature/Hips/Spine"``. An unnamed node is ``#k``, its
-    place among its parent's children (or among the roots); a path two nodes share gets ``~2``, ``~3`` …"""
-    raw = scene.document.raw.get("nodes") or []
-    names = given_node_names(scene)
-    place = np.zeros(len(scene.nodes), dtype=np.int64)
-    for parent, node in enumerate(raw):
-        children = node.get("children") if isinstance(node, dict) else None
-        for k, child in enumerate(children if isinstance(children, list) else []):
-            if isinstance(child, int) and 0 <= child < len(place):
-                place[child] = k
-    roots = [int(r) for r in scene.roots] + [int(n) for n in np.flatnonzero(scene.nodes.parent < 0)]
-    for k, root in enumerate(dict.fromkeys(roots)):
-        place[root] = k
-    paths: list[str] = [""] * len(scene.nodes)
-    parent = scene.nodes.parent
-    for node in scene.nodes.order.tolist():
-        segment = names[node] or f"#{place[node]}"
-        paths[node] = segment if parent[node] < 0 else f"{paths[parent[node]]}/{segment}"
-    seen: dict[str, int] = {}
-    for node, path in enumerate(paths):
-        seen[path] = seen.get(path, 0) + 1
-        if seen[path] > 1:
-            paths[node] = f"{path}~{seen[path]}"
-    return tuple(paths)
+class NodePaths:
+    """Each node's path of names from its root, ``"Armature/Hips/Spine"``. An unnamed node is ``#k``, its place
+    among its parent's children (or among the roots); a path two nodes share gets ``~2``, ``~3`` … in node order.
+
+    A path is held as a number, not as text: a 50 000-deep chain's paths written out would be 50 000 strings
+    of up to 50 000 names each (gigabytes). Each node's path is its parent's number and its own name, interned
+    in ``table`` — give two files the same table and equal numbers are equal paths. ``self[i]`` writes node
+    i's path when a report needs it, the middle of one deeper than ``SHOWN`` names left out (``…``).
+    """
+
+    SHOWN = 64  # names written out of a path; deeper paths keep their first HEAD and last SHOWN - HEAD
+    HEAD = 8
+
+    def __init__(self, scene: Scene, table: dict | None = None) -> None:
+        table = {} if table is None else table
+        names = given_node_names(scene)
+        raw = scene.document.raw.get("nodes") or []
+        n, parent = len(scene.nodes), scene.nodes.parent
+        place = np.zeros(n, dtype=np.int64)
+        for node in raw:
+            children = node.get("children") if isinstance(node, dict) else None
+            for k, child in enumerate(children if isinstance(children, list) else []):
+                if isinstance(child, int) and 0 <= child < n:
+                    place[child] = k
+        roots = [int(r) for r in scene.roots] + [int(r) for r in np.flatnonzero(parent < 0)]
+        for k, root in enumerate(dict.fromkeys(roots)):
+            place[root] = k
+        self.parent, self.segments = parent, [""] * n
+        base = np.zeros(n, dtype=np.int64)
+        depth = np.zeros(n, dtype=np.int64)
+        top = np.full(n, -1, dtype=np.int64)  # the ancestor at depth HEAD - 1, the last name of a deep path's head
+        for node in scene.nodes.order.tolist():
+            up = int(parent[node])
+            self.segments[node] = segment = names[node] or f"#{place[node]}"
+            base[node] = table.setdefault((int(base[up]) if up >= 0 else -1, segment), len(table))
+            depth[node] = depth[up] + 1 if up >= 0 else 0
+            top[node] = node if depth[node] == self.HEAD - 1 else (top[up] if up >= 0 else -1)
+        order = np.argsort(base, kind="stable")  # nodes of one path, in node order: the 2nd is ``~2``
+        sorted_base = base[order]
+        starts = np.flatnonzero(np.r_[True, sorted_base[1:] != sorted_base[:-1]])
+        rank = np.empty(n, dtype=np.int64)
+        rank[order] = np.arange(n) - np.repeat(starts, np.diff(np.r_[starts, n]))
+        self.keys = list(zip(base.tolist(), (rank + 1).tolist()))
+        self.depth, self.top = depth, top
+
+    def __len__(self) -> int:
+        return len(self.segments)
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __getitem__(self, node: int) -> str:
+        names, up, depth = [], int(node), int(self.depth[node])
+        while up >= 0 and len(names) < self.SHOWN - self.HEAD:
+            names.append(self.segments[up])
+            up = int(self.parent[up])
+        if up >= 0:  # deeper than SHOWN: the first HEAD names, then how many are left out
+            up, head = int(self.top[node]), []
+            while up >= 0:
+                head.append(self.segments[up])
+                up = int(self.parent[up])
+            names.append(f"…{depth + 1 - len(names) - len(head)} more…")
+            names += head
+        _, rank = self.keys[node]
+        return "/".join(reversed(names)) + (f"~{rank}" if rank > 1 else "")
+
+
+def node_paths(scene: Scene) -> NodePaths:
+    """Every node's ``NodePaths`` path of one file."""
+    return NodePaths(scene)
 
 
 def match_nodes(a: Scene, b: Scene) -> NodeMatch:
     """Nodes by name path, then the rest by index: only between nodes neither path rule took and whose own
     names agree (both unnamed, or the same name under a renamed or moved parent) — a node of A is never
     compared with an unrelated node that happens to sit at its index in B."""
-    paths_a, paths_b = node_paths(a), node_paths(b)
-    where_b = {p: i for i, p in enumerate(paths_b)}
-    pairs = {i: where_b[p] for i, p in enumerate(paths_a) if p in where_b}
+    table: dict = {}
+    paths_a, paths_b = NodePaths(a, table), NodePaths(b, table)
+    where_b = {key: i for i, key in enumerate(paths_b.keys)}
+    pairs = {i: where_b[key] for i, key in enumerate(paths_a.keys) if key in where_b}
     by_path = set(pairs)
     taken = set(pairs.values())
     names_a, names_b = given_node_names(a), given_node_names(b)

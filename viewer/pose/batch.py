@@ -28,9 +28,17 @@ class PoseBatch:
 
     times: np.ndarray  # (F,) seconds
     world: np.ndarray  # (F, N, 4, 4) world matrices, math convention
-    weights: dict[int, np.ndarray]  # node → (F, T) morph weights, for every node that has weights
+    weights_flat: np.ndarray  # (F, W) every node's morph weights side by side, in ``Pose.weight_start``'s layout
+    weight_start: np.ndarray  # (N,) a node's first column in ``weights_flat`` (−1: the node has no weights)
+    weight_count: np.ndarray  # (N,) how many weights a node has
     visible: np.ndarray  # (F, N) bool, inherited (KHR_node_visibility)
     properties: dict[str, np.ndarray]  # KHR_animation_pointer target → (F, W) values (materials, cameras, lights)
+
+    def node_weights(self, node: int) -> np.ndarray | None:
+        """(F, T) the node's morph weights over the times; None for a node without weights. One array for all
+        nodes, not one per node: a hundred thousand morphed instances are one copy per batch, not 10^5."""
+        start = int(self.weight_start[node])
+        return None if start < 0 else self.weights_flat[:, start : start + int(self.weight_count[node])]
 
 
 def pose_batch(pose: Pose, clip: Clip, times: np.ndarray, mode: str = "authored") -> PoseBatch:
@@ -50,16 +58,18 @@ def pose_batch(pose: Pose, clip: Clip, times: np.ndarray, mode: str = "authored"
             world[k] = pose.world
     else:
         world = pose.world_at(clip, times, mode, values=values)
-    weights = {n: np.repeat(w[None, :], f, axis=0) for n, w in enumerate(nodes.weights) if w is not None}
+    weights = np.repeat(pose.rest_weights[None, :], f, axis=0)
     for row, node, width, first in b.weight_channels:
-        if node in weights:
-            target = weights[node][:, first : first + width]
+        start = int(pose.weight_start[node])
+        if start >= 0:
+            target = weights[:, start + first : start + min(first + width, int(pose.weight_count[node]))]
             target[:] = values[:, row, : target.shape[1]]
     own = np.repeat(nodes.visible[None, :], f, axis=0)
     if len(b.visible[0]):
         own[:, b.visible[1]] = values[:, b.visible[0], 0] >= 0.5
     properties = {clip.channels[row].pointer: values[:, row, :width] for row, _, _, _, width in b.properties}
-    return PoseBatch(times, world, weights, inherit_visibility(own, nodes.parent), properties)
+    visible = inherit_visibility(own, nodes.parent)
+    return PoseBatch(times, world, weights, pose.weight_start, pose.weight_count, visible, properties)
 
 
 class MeshPoints:
@@ -128,7 +138,7 @@ class MeshPoints:
         f = len(world)
         pos = np.repeat(self.base[None], f, axis=0)
         if len(self.targets):
-            w = batch.weights.get(self.node)
+            w = batch.node_weights(self.node)
             w = np.broadcast_to(self._rest_weights, (f, len(self._rest_weights))) if w is None else w[times]
             k = min(w.shape[1], len(self.targets))
             if k:

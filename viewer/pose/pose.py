@@ -10,6 +10,8 @@ skinned mesh's own node transform is ignored, as glTF 2.0 §3.7.3 requires.
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import numpy as np
 
 from viewer import fast
@@ -36,6 +38,7 @@ class Pose:
         # one call (``kernels_layout``); the named views below are what everyone else reads and writes.
         counts = np.array([0 if w is None else len(w) for w in nodes.weights], dtype=np.int64)
         self.weight_start = np.where([w is not None for w in nodes.weights], np.cumsum(counts) - counts, -1)
+        self.weight_count = counts
         self.rest_weights = np.concatenate(
             [np.zeros(0)] + [np.asarray(w, np.float64) for w in nodes.weights if w is not None]
         )
@@ -126,17 +129,27 @@ class Pose:
         times = np.asarray(times, dtype=np.float64).reshape(-1)
         nodes, b = self.scene.nodes, self.binding(clip)
         values = clip.sample(times, mode) if values is None else values
+        moving = np.flatnonzero(b.animated)  # only these nodes' local matrices change; the rest are at rest
+        at = np.full(len(nodes), -1, dtype=np.int64)
+        at[moving] = np.arange(len(moving))
         trs = {"translation": nodes.translation, "rotation": nodes.rotation, "scale": nodes.scale}
-        batch = {p: np.broadcast_to(v, (len(times),) + v.shape).copy() for p, v in trs.items()}
+        batch = {p: np.broadcast_to(v[moving], (len(times), len(moving), v.shape[1])).copy() for p, v in trs.items()}
         for path, target in batch.items():
             if len(b.rows[path]):
-                target[:, b.nodes[path]] = values[:, b.rows[path], : target.shape[2]]
+                target[:, at[b.nodes[path]]] = values[:, b.rows[path], : target.shape[2]]
         with np.errstate(over="ignore", invalid="ignore"):
-            local = math3d.compose_trs(batch["translation"], batch["rotation"], batch["scale"])
-            fixed = np.flatnonzero(nodes.has_matrix & ~b.animated)
-            if len(fixed):
-                local[:, fixed] = nodes.matrix[fixed]
+            local = np.broadcast_to(self.rest_local, (len(times),) + self.rest_local.shape).copy()
+            local[:, moving] = math3d.compose_trs(batch["translation"], batch["rotation"], batch["scale"])
             return compose_world(local, self.world_plan)
+
+    @cached_property
+    def rest_local(self) -> np.ndarray:
+        """(N, 4, 4) every node's local matrix at rest: its TRS composed, or its matrix."""
+        nodes = self.scene.nodes
+        with np.errstate(over="ignore", invalid="ignore"):
+            local = math3d.compose_trs(nodes.translation, nodes.rotation, nodes.scale)
+        local[nodes.has_matrix] = nodes.matrix[nodes.has_matrix]
+        return local
 
     def set_time(self, clip: Clip | None, t: float, mode: str = "authored", in_place: bool = False) -> None:
         """Pose the scene at clip time t (seconds); no clip means the rest pose.
