@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 import sys
 import warnings
@@ -30,6 +31,7 @@ from viewer.scene.scene import load
 DATA = REPO_ROOT / "tests" / "data" / "engines"
 TOLERANCE = 1e-4
 KNOWN = {("pygfx", "khr_SimpleSkin#0"): 3e-4}
+ROWS = {"three": "three.js r187", "babylon": "Babylon.js 9.28", "pygfx": "pygfx 0.17"}  # docs/engines.md's table
 
 
 @pytest.fixture(scope="module")
@@ -83,3 +85,8 @@ def test_the_emulation_plays_what_the_engine_played(name, cases):
                         worst.append((case_name, t, n, k, e))
     assert not worst, f"{len(worst)} values off, e.g. {worst[:5]}"
     assert compared_cases >= (200 if KHRONOS_DIR.is_dir() else 180) and checked > 5000, (compared_cases, checked)
+    if KHRONOS_DIR.is_dir():  # what the docs say was compared is what was compared
+        row = f"| {ROWS[name]} | {compared_cases} | {checked:,} |".replace(",", " ")
+        assert row in (REPO_ROOT / "docs" / "engines.md").read_text(), row
+        said = re.search(r"run on (\d+)–(\d+) cases", (REPO_ROOT / "README.md").read_text())
+        assert said and compared_cases in (int(said[1]), int(said[2])) and int(said[1]) <= int(said[2]), said

@@ -96,7 +96,7 @@ def test_check_file_chooses_the_engines(tmp_path):
     scene = one_clip(tmp_path, dict(path="translation", times=[0, 2], values=[[0, 0, 0], [2, 0, 0]]))
     codes = lambda result: [f["code"] for c in result["clips"] for f in c["findings"]]  # noqa: E731
     assert "engine-divergence" in codes(check_file(scene.path, engines=None))  # None: every engine
-    assert "engine-divergence" not in codes(check_file(scene.path))  # by default none: it costs a diff per engine
+    assert "engine-divergence" in codes(check_file(scene.path))  # every engine by default
     assert "engine-divergence" not in codes(check_file(scene.path, engines=[]))
     assert "engine-divergence" not in codes(check_file(scene.path, engines=["ksv", "filament"]))
     assert "three.js" in check_file(scene.path, engines=["three"])["clips"][0]["findings"][-1]["message"]
@@ -136,3 +136,20 @@ def test_the_demo_files_diverge_in_the_engines_docs_name():
             assert cause in found.get(engine, ()), (name, engine, found)
     for name in ("morph_shape.gltf", "pointers.gltf"):
         assert engine_findings(load(REPO_ROOT / "assets" / name)) == {}
+
+
+def test_a_huge_scene_is_measured_at_fewer_times_and_says_so(tmp_path, monkeypatch):
+    """Past ``WORK`` node × time matrices a pass, the first and last time and the keys come first; the finding
+    says at how many times it measured."""
+    from viewer.library import findings_engines as fe
+
+    times = np.linspace(0.0, 2.0, 11)
+    keys = np.array([0.0, 0.6, 1.4, 2.0])
+    assert fe.thinned(times, keys, 20) is times
+    kept = fe.thinned(np.union1d(times, keys), keys, 5)
+    assert set(keys.tolist()) <= set(kept.tolist()) and len(kept) == 5  # the ends, the keys, then one more
+    assert fe.thinned(times, keys, 1).tolist() == [0.0, 2.0]
+    scene = one_clip(tmp_path, dict(path="translation", times=[0, 2], values=[[0, 0, 0], [2, 0, 0]]))
+    monkeypatch.setattr(fe, "WORK", 6)  # one node: six times a pass
+    (finding,) = fe.engine_findings(scene, ("three",))[0]
+    assert "measured at 6 of" in finding.message and "three.js (end-of-loop" in finding.message

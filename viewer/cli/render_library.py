@@ -41,6 +41,7 @@ def add_arguments(p) -> None:
         help="with --outdir: one picture of every clip (thumbnail, name, findings badge)",
     )
     la.add_library_arguments(p, quiet=False)
+    la.add_engines_argument(p)
 
 
 def run(args) -> int:
@@ -76,7 +77,9 @@ def run(args) -> int:
         "preview_size": list(size),
         "fps": float(args.fps),
     }
-    requests = requests_for(files, Limits(args.time_limit, args.memory_limit), previews)
+    requests = requests_for(
+        files, Limits(args.time_limit, args.memory_limit), previews, engines=la.engines(args, "render")
+    )
     done = run_library(requests, la.jobs(args), args.scheduler, args.quiet)
     check.write_reports(done, args)
     if args.contact_sheet:

@@ -34,8 +34,6 @@ ENGINE_COLORS = {
 }
 SPARE_COLORS = ((0.55, 0.90, 0.55), (0.90, 0.70, 0.95), (0.60, 0.80, 1.00))  # an engine added since the table
 PANE_COLORS = {**MODE_COLORS, **{n: ENGINE_COLORS.get(n, SPARE_COLORS[i % 3]) for i, n in enumerate(NAMES)}}
-_KEPT = 16  # rewritten clips kept: a godot resample costs a large clip tens of milliseconds, panes ask every frame
-_CLIPS: dict[tuple, tuple[Scene, Clip, Clip]] = {}
 
 
 def is_engine(item: str) -> bool:
@@ -74,16 +72,8 @@ class Played:
 
 
 def engine_clip(scene: Scene, clip: Clip, name: str) -> Clip:
-    """``clip`` of ``scene`` as engine ``name`` imports it (kept: the panes ask every frame), keyed apart."""
-    key = (id(scene), id(clip), name)
-    kept = _CLIPS.get(key)
-    if kept is None or kept[0] is not scene or kept[1] is not clip:
-        rewritten = get(name).clip(clip, scene)
-        rewritten.key = ("engine", name, clip.key)
-        kept = _CLIPS[key] = (scene, clip, rewritten)
-        while len(_CLIPS) > _KEPT:
-            _CLIPS.pop(next(iter(_CLIPS)))
-    return kept[2]
+    """``clip`` of ``scene`` as engine ``name`` imports it (``Engine.clip`` keeps it: the panes ask every frame)."""
+    return get(name).clip(clip, scene)
 
 
 def played(scene: Scene, clip: Clip | None, item: str) -> Played:

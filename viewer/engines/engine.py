@@ -24,6 +24,10 @@ from viewer.scene.scene import Scene
 PLAYER_ENDS = ("hold", "first", "last")
 
 
+_KEPT = 64  # rewritten clips kept: a clip's engines and their variants in ``check`` (its causes), the panes'
+_REWRITTEN: dict[tuple, tuple[Clip, Scene, Clip]] = {}
+
+
 @dataclass(frozen=True)
 class Behaviour:
     """One way an engine parts from the spec: its cause (``check``'s name for it), where the engine's source
@@ -89,9 +93,20 @@ class Engine:
     weights_clamped: bool = False
 
     def clip(self, clip: Clip, scene: Scene) -> Clip:
-        """``clip`` as this engine imports it: the same channels, in the same order, with rewritten keys."""
-        channels = [replace(ch, curve=self.curve(ch, scene, clip.duration)) for ch in clip.channels]
-        return Clip(clip.name, clip.index, channels, clip.parts)
+        """``clip`` as this engine imports it: the same channels, in the same order, with rewritten keys.
+        Kept (``_KEPT``): ``check``, the diff and the panes ask for one engine's clip many times, and one
+        rewritten clip keeps poses' bindings and the clip's sampling tables made once. Its ``key`` names the
+        engine too: poses key compiled frames by it, and the file's clip must not be mistaken for it."""
+        key = (self, id(clip), id(scene))
+        kept = _REWRITTEN.get(key)
+        if kept is None or kept[0] is not clip or kept[1] is not scene:
+            channels = [replace(ch, curve=self.curve(ch, scene, clip.duration)) for ch in clip.channels]
+            rewritten = Clip(clip.name, clip.index, channels, clip.parts)
+            rewritten.key = ("engine", self, clip.key)
+            kept = _REWRITTEN[key] = (clip, scene, rewritten)
+            while len(_REWRITTEN) > _KEPT:
+                _REWRITTEN.pop(next(iter(_REWRITTEN)))
+        return kept[2]
 
     def curve(self, channel: Channel, scene: Scene, duration: float) -> Curve:
         """One channel's keys as this engine plays them in a clip of ``duration`` seconds (see the class's

@@ -19,13 +19,13 @@ def check_file(
     label: str | None = None,
     keep_scene: bool = False,
     against: dict | None = None,
-    engines: list[str] | tuple[str, ...] | None = (),
+    engines: list[str] | tuple[str, ...] | None = None,
 ):
     """The result dict of ``report`` for ``path`` (``label``: how the report names it; default the path).
 
     ``engines``: the engines whose playback is compared with the spec's (``findings_engines``: an
-    ``engine-divergence`` finding per clip some of them play visibly differently); None: every engine, empty
-    (the default): none.
+    ``engine-divergence`` finding per clip some of them play visibly differently); None (the default): every
+    engine; empty: none.
 
     ``against``: its counterpart in a second library (``findings_diff`` describes the dict); the diff's
     findings join the file's and its clips', and the result gets an ``against`` summary.

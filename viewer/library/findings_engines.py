@@ -22,10 +22,10 @@ import numpy as np
 
 from viewer.animation.clip import Clip
 from viewer.base.errors import GltfWarning, shorten
-from viewer.compare.diff import diff_scenes, diff_times, scene_size
+from viewer.compare.diff import diff_scenes, diff_times, prepare, scene_size
+from viewer.compare.diff_measure import chunk_length
 from viewer.engines import NAMES, Engine, get
 from viewer.library.report import Finding
-from viewer.pose.batch import pose_batch
 from viewer.pose.bounds import clip_bounds
 from viewer.pose.pose import Pose
 from viewer.scene.scene import Scene
@@ -34,6 +34,12 @@ ENGINE_NAMES = tuple(n for n in NAMES if n != "spec")  # the spec is what the ot
 FPS = 30.0  # the diff's grid; every key time and midpoint is measured too
 DISTANCE_REL = 1e-4  # of the scene size: a node or vertex further from the spec's than this is visible
 ANGLE_DEG = 0.1  # a node turned further than this from the spec's is visible
+# Vertices measured per deforming mesh, over all rigid ones and at least per rigid one (+ the outermost), and the
+# deforming meshes measured one by one (``diff_meshes.mesh_pairs``).
+VERTICES = (256, 1024, 4, 64)
+HOT = 32  # times a behaviour's share of a divergence is measured at (``hot_times``)
+ROWS = 4  # nodes a diff's table keeps, by distance and by angle: the finding names the worst
+WORK = 500_000  # node × time matrices composed per pass; a huge scene is measured at fewer times (``thinned``)
 MAX_FRAMES = 36_000  # 20 minutes at FPS: longer clips (``absurd-value`` key times, mostly) are not played here
 MESSAGE_CHARS = 700  # seven engines with their causes fit
 
@@ -64,6 +70,7 @@ class Divergence:
     engine: Engine
     causes: tuple[str, ...]
     report: dict
+    of_times: int = 0  # the times a scene this size would be measured at, when ``thinned`` took fewer
 
 
 def engine_findings(scene: Scene, names: tuple[str, ...] | None = None) -> dict[int, list[Finding]]:
@@ -94,9 +101,10 @@ def divergences(scene: Scene, clip: Clip, engines: list[Engine]) -> list[Diverge
             groups.setdefault(np.ascontiguousarray(values).tobytes(), []).append((engine, values))
     found = []
     for group in groups.values():
-        report = _diff(scene, clip, group[0][0])
+        report = _diff(played, group[0][0])
         if visible(report):
-            found += [Divergence(e, causes(played, e, values, report), report) for e, values in group]
+            of = len(played.all_times) if len(played.times) < len(played.all_times) else 0
+            found += [Divergence(e, causes(played, e, values, report), report, of) for e, values in group]
     order = {e.name: i for i, e in enumerate(engines)}
     return sorted(found, key=lambda d: order[d.engine.name])
 
@@ -107,7 +115,9 @@ class Played:
 
     def __init__(self, scene: Scene, clip: Clip) -> None:
         self.scene, self.clip = scene, clip
-        self.times = diff_times(clip, None, FPS)
+        self.all_times = diff_times(clip, None, FPS)
+        self.prepared = prepare(scene, scene, VERTICES, keep=True)  # every diff of the clip: A is the spec's
+        self.times = thinned(self.all_times, clip.key_times, WORK // max(1, len(scene.nodes)))
         self.spec = clip.sample(self.times)
         self._limit: float | None = None
 
@@ -125,6 +135,23 @@ class Played:
         if self._limit is None:
             self._limit = unseen_turn(self.scene, self.clip, self.times)
         return turned <= self._limit
+
+
+def thinned(times: np.ndarray, keys: np.ndarray, count: int) -> np.ndarray:
+    """At most ``count`` (≥ 2) of ``times``: the first and last, then the key times (where engines part:
+    steps, tangents, duplicate keys), then the midpoints and the grid, each an even subset when too many."""
+    count = max(2, count)
+    if len(times) <= count:
+        return times
+    out = np.array([times[0], times[-1]])
+    for group in (np.intersect1d(times, keys), np.setdiff1d(times, keys)):
+        room = count - len(out)
+        if room <= 0:
+            break
+        group = np.setdiff1d(group, out)
+        pick = np.unique(np.linspace(0, len(group) - 1, min(room, len(group))).round().astype(np.int64))
+        out = np.union1d(out, group[pick] if len(group) else group)
+    return out
 
 
 def rotation_only(clip: Clip, spec: np.ndarray, values: np.ndarray) -> float | None:
@@ -154,10 +181,10 @@ def unseen_turn(scene: Scene, clip: Clip, times: np.ndarray) -> float:
     and point of the clip lies in its bounds with the nodes' positions (doubled for safety), so below
     ``DISTANCE_REL`` of the size over that reach and below ``ANGLE_DEG``, nothing is visible."""
     lo, hi = clip_bounds(scene, clip)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", GltfWarning)
-        pivots = pose_batch(Pose(scene), clip, times).world[:, :, :3, 3].reshape(-1, 3)
-    if len(pivots):
+    pose, step = Pose(scene), chunk_length(len(scene.nodes), 0)
+    for k in range(0, len(times) if len(scene.nodes) else 0, step):  # bounded memory: a chunk of times at once
+        with np.errstate(over="ignore", invalid="ignore"):
+            pivots = pose.world_at(clip, times[k : k + step])[:, :, :3, 3].reshape(-1, 3)
         lo, hi = np.minimum(lo, pivots.min(axis=0)), np.maximum(hi, pivots.max(axis=0))
     reach = 2.0 * float(np.linalg.norm(hi - lo))
     if not np.isfinite(reach):
@@ -197,12 +224,24 @@ def causes(played: Played, engine: Engine, values: np.ndarray, report: dict) -> 
             candidates.append((b.cause, off))
     if len(candidates) == 1:
         return (candidates[0][0],)
-    remaining = [(cause, _diff(played.scene, played.clip, off)) for cause, off in candidates]
+    hot = hot_times(played, report)
+    remaining = [(cause, _diff(played, off, hot)) for cause, off in candidates]
     alone = tuple(cause for cause, r in remaining if not visible(r))
     if alone:
         return alone
     lessened = [(r["max_distance_rel"], cause) for cause, r in remaining if _less(r, report)]
     return tuple(cause for _, cause in sorted(lessened)) or ("unexplained",)
+
+
+def hot_times(played: Played, report: dict) -> np.ndarray:
+    """The times a behaviour's share is measured at: where the engine's divergence shows by distance (with the
+    worst time), all of them when it shows by a turn alone. A cause must remove the divergence where it is, so
+    each candidate costs a diff over a handful of times, not over the whole clip."""
+    over = np.asarray(report["over_time"], dtype=np.float64).reshape(-1, 2)
+    limit = DISTANCE_REL * played.prepared.size
+    hot = over[over[:, 1] > limit]
+    worst = hot[np.argsort(-hot[:, 1], kind="stable")[:HOT], 0]  # a divergence over the whole clip: its peaks
+    return np.union1d(worst, [report["worst"]["t"]]) if len(hot) else played.times
 
 
 def finding(clip: Clip, found: list[Divergence]) -> Finding:
@@ -221,17 +260,29 @@ def finding(clip: Clip, found: list[Divergence]) -> Finding:
         angle = f", {r['max_angle_deg']:.3g}°" if r["max_angle_deg"] > ANGLE_DEG else ""
         parts.append(f"{d.engine.title} ({'+'.join(d.causes)}, {size}{angle} at t={t:.4g} s, node {node!r})")
     n = len(found)
-    text = f"plays visibly differently in {n} engine{'s' if n != 1 else ''} (distance = % of the scene size): "
+    text = f"plays visibly differently in {n} engine{'s' if n != 1 else ''} (distance = % of the scene size"
+    if found[0].of_times:
+        text += f"; measured at {found[0].report['times']} of {found[0].of_times} times, a scene this large"
+    text += "): "
     text += "; ".join(parts)
     return Finding("engine-divergence", f"/animations/{clip.index}", shorten(text, MESSAGE_CHARS), n)
 
 
-def _diff(scene: Scene, clip: Clip, engine: Engine) -> dict:
-    """The diff report's clip of ``clip`` as the spec plays it against ``engine``'s playback. Posing may warn
-    of undrawable nodes: the load's findings have said so already."""
+def _diff(played: Played, engine: Engine, times: np.ndarray | None = None) -> dict:
+    """The diff report's clip of the played clip as the spec plays it against ``engine``'s playback, at the
+    played times (or ``times``). Posing may warn of undrawable nodes: the load's findings have said so already."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", GltfWarning)
-        return diff_scenes(scene, scene, only=clip, fps=FPS, engines=(None, engine))["clips"][0]
+        report = diff_scenes(
+            played.scene,
+            played.scene,
+            only=played.clip,
+            engines=(None, engine),
+            prepared=played.prepared,
+            times=played.times if times is None else times,
+            rows=ROWS,
+        )
+        return report["clips"][0]
 
 
 def _less(r: dict, than: dict) -> bool:

@@ -41,13 +41,13 @@ def requests_for(
     limits: Limits,
     previews: dict | None = None,
     against: dict | None = None,
-    engines: list[str] | tuple | None = (),
+    engines: list[str] | tuple | None = None,
 ) -> list[dict]:
     """One request per file (``task`` describes the shape); previews, when asked, go to ``previews["outdir"]``
     under a stem made from the file's label. ``against``: ``{"dir": DIR, "mode", "fps", "fail_above",
     "relative"}``: each file is compared with the file at its path below DIR (``findings_diff``). ``engines``:
-    the engines ``findings_engines`` tries (None: every one; empty, the default: none — it diffs every clip once
-    per engine, seconds a file)."""
+    the engines ``findings_engines`` tries (None, the default: every one; empty: none — a check in about a
+    third of the time)."""
     out = []
     for f in files:
         request = {"label": f.label, "path": str(f.path), "limits": limits.as_dict(), "previews": None}

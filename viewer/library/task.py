@@ -6,7 +6,7 @@ A request is a plain dict (it crosses pipes and the network)::
      "previews": None | {"outdir": "/abs/out", "stem": "...", "thumb_size": [192, 144],
                          "preview": None | "gif" | "png" | "mp4", "preview_size": [320, 240], "fps": 15.0},
      "against": None | {"path": "/abs/DIR/.../Fox.gltf", "root": "/abs/DIR", ...},   # findings_diff
-     "engines": None | ["three", "filament"]}   # findings_engines (None: every engine; [] or absent: none)
+     "engines": None | ["three", "filament"]}   # findings_engines (None or absent: every engine; []: none)
 
 ``run`` checks the file (``check.check_file``; with ``against``, also against its counterpart) and, when
 asked, renders its thumbnails and previews with the worker's one GL context (``previews.Previews``, made on
@@ -27,7 +27,7 @@ def run(request: dict) -> dict:
     """The result dict (``report``) of one request."""
     want = request.get("previews")
     found = check_file(
-        request["path"], request["label"], True, against=request.get("against"), engines=request.get("engines", [])
+        request["path"], request["label"], True, against=request.get("against"), engines=request.get("engines")
     )
     result, scene = found
     if want and scene is not None:
