@@ -12,7 +12,7 @@ from viewer.cli import main
 @pytest.mark.parametrize(
     "extra, words",
     [
-        (["--against", "A", "--mode-b", "smooth"], ["--mode-b", "smooth"]),
+        (["--against", "A", "--mode-b", "smooth"], ["--mode-b", "smooth", "cubic-zero", "filament"]),
         (["--against", "A", "--animation-b", "Gallop"], ["--animation-b", "Gallop", "'Run'"]),
         (["--against", "A", "--animation-b", "3"], ["--animation-b 3 is not in"]),
         (["--mode-b", "step"], ["go with --against"]),

@@ -55,3 +55,19 @@ def test_the_offscreen_panes_take_the_choice(ctx):
         assert off.frame(0.2).shape == (160, 320, 3)
     finally:
         off.release()
+
+
+def test_b_played_by_an_engine_in_the_exported_panes(ctx, tmp_path):
+    fox = khronos_model("Fox")
+    scene = load(fox)
+    walk = scene.clips[1]
+    look = compare_export.CompareLook(against=scene, strip=True, choice_b=PaneChoice(None, "godot"))
+    off = compare_export.CompareOffscreen(scene, walk, export.View(size=(320, 160), samples=0), ctx, look=look)
+    try:
+        a, b = off.sources
+        assert (a.engine, b.engine.name, b.label) == (None, "godot", "Fox.glb · Walk · Godot 4")
+        assert off.divergence.mode_b == "godot" and off.divergence.scale > 0  # Godot's 30 fps resample parts them
+    finally:
+        off.release()
+    flags = ["--against", fox, "--animation", "Walk", "--size", "320x160", "--mode-b", "godot"]
+    assert cli_render(fox, tmp_path / "godot.png", *flags).shape == (160, 320, 3)

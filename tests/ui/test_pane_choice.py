@@ -68,3 +68,34 @@ def test_a_pane_on_another_clip_plots_the_same_property(fox):
     c = same_channel(run, ch.key)
     assert c is not None and run.channels[c].key == ch.key
     assert same_channel(None, ch.key) is None and same_channel(run, ("light", 9, "intensity", None)) is None
+
+
+def test_b_as_an_engine_plays_it_is_measured_posed_and_labelled_as_that_engine(fox):
+    """``--mode-b godot`` / the mode combo's engines: pane B is B as Godot imports and plays it — the strip is
+    ``diff --engine godot``'s, the readout's pose is at Godot's player time, the label names the engine."""
+    from viewer.engines import get
+
+    survey, walk, run = fox.clips
+    pair = ag.Against(fox, fox)
+    div = pair.divergence(walk, "authored", ag.PaneChoice(mode="godot"))
+    report = diff_scenes(fox, fox, only=walk, engines=(None, get("godot")))
+    assert div.max_distance == report["max_distance"] > 0 and div.mode_b == "godot"
+    assert pair.divergence(walk, "authored", ag.PaneChoice(mode="spec")).scale == 0  # the spec's player: no change
+    err_a, _ = pair.errors_at(walk, 0.4583, "authored", ag.PaneChoice(mode="godot"))
+    godot = get("godot").clip(walk, fox)
+    assert np.array_equal(pair.pose_b.rotation[:], _posed(fox, godot, 0.4583).rotation) and np.nanmax(err_a) > 0
+    a, b = ag.file_sources(fox, walk, fox, walk, "authored", "godot")
+    assert b.label == "Fox.glb · Walk · Godot 4" and b.engine.name == "godot" and b.clip is not walk
+    assert np.array_equal(b.keys, walk.key_times) and b.mode == "authored"
+    state = ViewerState(fox, clip_index=1)
+    state.set_against(fox)
+    assert state.set_pane(1, "three") and state.pane_sources()[1].engine.name == "three"
+    assert not state.set_pane(0, "three")  # A is the window's own playback: a mode
+
+
+def _posed(scene, clip, t):
+    from viewer.pose.pose import Pose
+
+    pose = Pose(scene)
+    pose.set_time(clip, t)
+    return pose

@@ -164,6 +164,18 @@ def engine_name(text: str) -> str:
     return text
 
 
+def mode_or_engine(text: str) -> str:
+    """``--mode-b``'s value: an interpolation mode, or an engine's name — B as that engine plays it."""
+    from viewer.animation.modes import MODES
+    from viewer.engines import NAMES
+
+    if text not in MODES and text not in NAMES:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is no interpolation mode ({', '.join(MODES)}) or engine ({', '.join(NAMES)})"
+        )
+    return text
+
+
 def add_engine_argument(parser: argparse.ArgumentParser, help: str) -> None:
     """``--engine E``: play the clip as engine E does (``docs/engines.md``); ``help`` says what it changes."""
     parser.add_argument("--engine", type=engine_name, default=None, metavar="E", help=help)
@@ -180,17 +192,16 @@ def add_compare_argument(parser: argparse.ArgumentParser, help: str) -> None:
     parser.add_argument("--compare", type=modes_argument, default=None, metavar="M1,M2[,M3[,M4]]", help=help)
 
 
+MODE_B_HELP = "with --against: B's mode, or an engine (three, filament, …) playing B (default: --mode)"
 ANIMATION_B_HELP = "with --against: B's animation, index or name (default: A's match, by name else index)"
 
 
 def add_against_argument(parser: argparse.ArgumentParser, help: str) -> None:
     """``--against B``: a second version of the file, compared pane by pane; ``help`` says what is drawn. With it,
     ``--animation-b`` and ``--mode-b`` choose B's clip and mode (default: the clip matched with A's, A's mode)."""
-    from viewer.animation.modes import MODES  # numpy: not for ``animview -h``
-
     parser.add_argument("--against", metavar="B", default=None, help=help)
     parser.add_argument("--animation-b", default=None, metavar="K", help=ANIMATION_B_HELP)
-    parser.add_argument("--mode-b", choices=MODES, default=None, help="with --against: B's mode (default: --mode)")
+    parser.add_argument("--mode-b", type=mode_or_engine, default=None, metavar="M|E", help=MODE_B_HELP)
 
 
 def against_choice(args: argparse.Namespace, b, command: str) -> tuple[int | None, str | None]:

@@ -2,8 +2,9 @@
 
 A pane's source is (scene, clip, mode): the compare view's panes are one scene's clip in several modes or as
 engines play it (``mode_sources``; an engine's pane is its rewritten clip on its player's clock: ``players``),
-the against view's are file A's clip and a clip of B in a mode (``file_sources``). Every pane after the first
-may be given its own clip and mode (``PaneChoice``: the Compare panel, ``--animation-b``, ``--mode-b``);
+the against view's are file A's clip and a clip of B in a mode, or as an engine plays it (``file_sources``). Every
+pane after the first may be given its own clip and mode (``PaneChoice``: the Compare panel, ``--animation-b``,
+``--mode-b``);
 unchosen, it follows the first pane — the same clip, or in B the clip ``matching.match_clips``
 pairs with it, and the same mode. The same B may be A itself with another clip or mode. How far apart the two
 are comes from ``diff.diff_scenes`` once per (clips, modes) of the pair of files — its ``over_time`` is the
@@ -22,8 +23,8 @@ import numpy as np
 from viewer.animation.clip import Clip
 from viewer.compare.diff import diff_scenes
 from viewer.compare.matching import NodeMatch, match_clips, match_nodes
-from viewer.compare.players import PANE_COLORS, Played, played, title
-from viewer.engines import Engine
+from viewer.compare.players import PANE_COLORS, Played, is_engine, played, title
+from viewer.engines import Engine, get
 from viewer.pose.pose import Pose
 from viewer.scene.scene import Scene
 
@@ -94,18 +95,20 @@ def matched_clip(a: Scene, b: Scene, clip: Clip | None) -> Clip | None:
 def file_sources(
     a: Scene, clip_a: Clip | None, b: Scene, clip_b: Clip | None, mode: str, mode_b: str | None = None
 ) -> list[PaneSource]:
-    """Pane A and pane B (B in ``mode_b``, default A's ``mode``), labelled with the file name, and the clip and
-    mode where they say something."""
+    """Pane A and pane B (B in ``mode_b``, default A's ``mode``: a mode, or an engine's name — B as that engine
+    plays it, ``players.played``), labelled with the file name, and the clip and mode where they say something."""
     mode_b = mode if mode_b is None else mode_b
     names = file_names(a.path, b.path)
 
     def label(name: str, clip: Clip | None, m: str) -> str:
         what = [name, clip.name if clip is not None else "rest pose"]
-        return " · ".join(what + ([m] if m != "authored" else []))
+        return " · ".join(what + ([title(m)] if m != "authored" else []))
 
+    p = played(b, clip_b, mode_b)
+    keys = clip_b.key_times if p.engine is not None and clip_b is not None else None
     return [
         PaneSource(a, clip_a, mode, label(names[0], clip_a, mode), FILE_COLORS[0]),
-        PaneSource(b, clip_b, mode_b, label(names[1], clip_b, mode_b), FILE_COLORS[1]),
+        PaneSource(b, p.clip, p.mode, label(names[1], clip_b, mode_b), FILE_COLORS[1], p.engine, keys),
     ]
 
 
@@ -167,11 +170,13 @@ def divergence(
     a: Scene, b: Scene, clip: Clip, mode: str, clip_b: Clip | None = None, mode_b: str | None = None
 ) -> Divergence | None:
     """``diff_scenes`` of A's ``clip`` in ``mode`` against B's ``clip_b`` (default: its match) in ``mode_b``
-    (default: ``mode``), as the strip reads it; None when B has no clip to measure."""
+    (default: ``mode``; an engine's name: B as it plays), as the strip reads it; None when B has no clip."""
     clip_b = matched_clip(a, b, clip) if clip_b is None else clip_b
     if clip_b is None:
         return None
-    report = diff_scenes(a, b, only=clip, mode=mode, mode_b=mode_b, clip_b=clip_b)
+    engine = get(mode_b) if mode_b is not None and is_engine(mode_b) else None
+    played_b = "authored" if engine is not None else mode_b
+    report = diff_scenes(a, b, only=clip, mode=mode, mode_b=played_b, clip_b=clip_b, engines=(None, engine))
     if not report["clips"]:
         return None
     c = report["clips"][0]
@@ -188,7 +193,7 @@ def divergence(
         max((float(n["max_distance"]) for n in c["nodes"]), default=0.0),
         c["a"],
         c["mode"],
-        c["mode_b"],
+        c["mode_b"] if engine is None else mode_b,
     )
 
 
@@ -266,8 +271,10 @@ class Against:
     def errors_at(
         self, clip_a: Clip | None, t: float, mode: str, choice: PaneChoice = PaneChoice()
     ) -> tuple[np.ndarray, np.ndarray]:
-        """``node_errors`` of A's clip and B's ``source_b`` posed at ``t`` (seconds)."""
+        """``node_errors`` of A's clip and B's ``source_b`` posed at ``t`` (seconds; B's engine, if it has one,
+        at its player's time)."""
         clip_b, mode_b = self.source_b(clip_a, mode, choice)
+        b = played(self.b, clip_b, mode_b)
         self.pose_a.set_time(clip_a, t, mode)
-        self.pose_b.set_time(clip_b, t, mode_b)
+        self.pose_b.set_time(b.clip, b.time(t), b.mode)
         return node_errors(self.pose_a.world, self.pose_b.world, self.match)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from imgui_bundle import imgui
 
-from viewer.animation.modes import MODES
+from viewer.compare.players import ITEMS, title
 from viewer.ui.panels import FloatRect
 from viewer.ui.state import ViewerState
 
@@ -83,15 +83,16 @@ def clip_combo(state: ViewerState, index: int, width: float) -> None:
 
 
 def mode_combo_b(state: ViewerState, width: float) -> None:
-    """Choose B's mode against another file (the first entry: A's mode, whichever it is)."""
+    """Choose B's mode against another file (the first entry: A's mode, whichever it is), or the engine whose
+    playback of B is held against A (the modes, then the engines, as the compare view's pane combo lists them)."""
     chosen = state.choice_b.mode
-    current = 0 if chosen is None else MODES.index(chosen) + 1
-    items, keys = [f"as A: {state.mode}"] + list(MODES), ["as A"] + list(MODES)
-    picked = combo("mode 1", items, current, width, keys)
+    current = 0 if chosen is None else ITEMS.index(chosen) + 1
+    items = [f"as A: {state.mode}"] + [title(item) for item in ITEMS]
+    picked = combo("mode 1", items, current, width, ["as A"] + list(ITEMS), imgui.ComboFlags_.height_large)
     if imgui.is_item_hovered():
-        imgui.set_tooltip("the interpolation mode B plays in")
+        imgui.set_tooltip("the interpolation mode B plays in, or the engine that plays B")
     if picked is not None:
-        state.set_pane(1, None if picked == 0 else MODES[picked - 1])
+        state.set_pane(1, None if picked == 0 else ITEMS[picked - 1])
 
 
 def against_rows(state: ViewerState) -> None:

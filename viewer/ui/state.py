@@ -281,9 +281,10 @@ class ViewerState:
 
     def set_pane(self, index: int, mode: str | None) -> bool:
         """Show ``mode`` in pane ``index``; a pane already showing it swaps to this pane's old mode. Against
-        another file, pane 0 is the window's (its mode changes) and pane 1 is B's (None: A's mode)."""
+        another file, pane 0 is the window's (its mode changes) and pane 1 is B's (None: A's mode; an engine's
+        name: B as that engine plays it)."""
         if self.against is not None:
-            if index == 1 and (mode is None or mode in MODES):
+            if index == 1 and (mode is None or mode in ITEMS):
                 self.choice_b = PaneChoice(self.choice_b.clip, mode)
                 return True
             if index == 0 and mode in MODES:
