@@ -102,3 +102,25 @@ def test_weights_past_the_limit_are_not_applied(tmp_path):
     scene = one_node(tmp_path, [dict(node=0, path="weights", times=[0, 1], values=six)], targets=6)
     w = _play(Engine("v", "", "", "", max_weights=4), scene, [0.0])[0]
     assert w.tolist() == pytest.approx([0.1, 0.2, 0.3, 0.4, 0.0, 0.0])
+
+
+def test_rewritten_clips_are_kept_per_engine_without_keeping_the_file_alive():
+    """``Engine.clip`` keeps what it rewrote (``check`` and the panes ask again and again) under a key of its own,
+    and holds the scene weakly: a library worker's previous file, or a closed one, is freed."""
+    import gc
+    import weakref
+
+    from tests.conftest import REPO_ROOT
+    from viewer.engines import get
+    from viewer.scene.scene import load
+
+    scene = load(REPO_ROOT / "assets" / "interpolation.gltf")
+    clip = scene.clips[0]
+    three = get("three")
+    played = three.clip(clip, scene)
+    assert three.clip(clip, scene) is played and get("filament").clip(clip, scene) is not played
+    assert played.key != clip.key and played.key != get("filament").clip(clip, scene).key
+    alive = weakref.ref(scene)
+    del scene, clip
+    gc.collect()
+    assert alive() is None

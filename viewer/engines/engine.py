@@ -12,6 +12,7 @@ order: the compiled frame, the pose, the panes, ``diff`` and ``bake`` take it as
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -24,8 +25,8 @@ from viewer.scene.scene import Scene
 PLAYER_ENDS = ("hold", "first", "last")
 
 
-_KEPT = 64  # rewritten clips kept: a clip's engines and their variants in ``check`` (its causes), the panes'
-_REWRITTEN: dict[tuple, tuple[Clip, Scene, Clip]] = {}
+_KEPT = 32  # rewritten clips kept: a clip's engines and their variants in ``check`` (its causes), the panes'
+_REWRITTEN: dict[tuple, tuple[weakref.ref, weakref.ref, Clip]] = {}  # held weakly: a file's scene is not kept alive
 
 
 @dataclass(frozen=True)
@@ -99,11 +100,13 @@ class Engine:
         engine too: poses key compiled frames by it, and the file's clip must not be mistaken for it."""
         key = (self, id(clip), id(scene))
         kept = _REWRITTEN.get(key)
-        if kept is None or kept[0] is not clip or kept[1] is not scene:
+        if kept is None or kept[0]() is not clip or kept[1]() is not scene:
             channels = [replace(ch, curve=self.curve(ch, scene, clip.duration)) for ch in clip.channels]
             rewritten = Clip(clip.name, clip.index, channels, clip.parts)
             rewritten.key = ("engine", self, clip.key)
-            kept = _REWRITTEN[key] = (clip, scene, rewritten)
+            for old in [k for k, (c, s, _) in _REWRITTEN.items() if c() is None or s() is None]:
+                del _REWRITTEN[old]  # a file closed, a library worker's previous file: let its clips go
+            kept = _REWRITTEN[key] = (weakref.ref(clip), weakref.ref(scene), rewritten)
             while len(_REWRITTEN) > _KEPT:
                 _REWRITTEN.pop(next(iter(_REWRITTEN)))
         return kept[2]
