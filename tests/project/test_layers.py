@@ -38,6 +38,7 @@ RANKS = {
     "__init__": 4.5,
     "compare": 5,
     "demo": 5,
+    "reduce": 5.5,
     "render": 6,
     "ui": 7,
     "export": 8,
@@ -47,8 +48,8 @@ RANKS = {
     "cli": 10,
     "__main__": 11,
 }
-# The core: no GL, no window, no UI — everything ranked at or below compare, and the library's judging half.
-CORE_FOLDERS = [f for f, r in RANKS.items() if r <= RANKS["compare"] and not f.startswith("__") and f != "demo"]
+# The core: no GL, no window, no UI — everything ranked at or below reduce, and the library's judging half.
+CORE_FOLDERS = [f for f, r in RANKS.items() if r <= RANKS["reduce"] and not f.startswith("__") and f != "demo"]
 CORE_FILES = [
     "library/__init__.py",
     "library/report.py",

@@ -18,7 +18,7 @@ from viewer.cli.args import Parser
 EXIT_BAD_INPUT = 2
 # Each is the module viewer.cli.<name>, imported when its command runs (or the help lists them all), so a
 # command does not pay for the imports of the others.
-COMMANDS = ("inspect", "sample", "render", "bench", "bake", "check", "diff")
+COMMANDS = ("inspect", "sample", "render", "bench", "bake", "reduce", "check", "diff")
 
 
 def command(name: str):

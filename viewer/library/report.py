@@ -45,6 +45,7 @@ CODES = {
     "rotation-flip": ("warning", "rotation keys more than 180° apart"),
     "near-duplicate-keys": ("warning", "keys closer than a tenth of a millisecond"),
     "redundant-keys": ("info", "keys a linear resample reproduces"),
+    "reducible": ("info", "bytes animview reduce at 0.1 mm would save"),
     "zero-scale": ("warning", "scale keys of zero"),
     "absurd-value": ("warning", "finite but absurd magnitudes"),
     "ignored-channel": ("warning", "channels the viewer does not apply"),
