@@ -13,6 +13,7 @@ original rows); a fitted cubic writes its new values and tangents, rounded the w
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -29,7 +30,8 @@ INSIDE = 3  # samples inside each interval of a CUBICSPLINE original: a cubic's 
 ANGLE_FIELDS = ("yfov", "innerConeAngle", "outerConeAngle", "rotation")
 POINTER_REL, POINTER_ANGLE = 1e-3, np.radians(0.01)  # pointer properties: of max(1, |value|); radians
 UNIT = 1e-5  # a rotation key this far off unit length was stored so, not rounded so
-BATCH_SAMPLES = 1 << 20  # samples decimated together: their pair arrays stay a few hundred MB at most
+BATCH_SAMPLES = 1 << 19  # samples decimated together: their pair arrays stay a few hundred MB at most
+THREADS = 2
 
 
 @dataclass
@@ -123,23 +125,36 @@ def plan_channels(
         for scheme in (chosen,) if chosen else _schemes(ch):  # once chosen, a channel keeps its scheme
             groups.setdefault((scheme, prepared[c][3], prepared[c][1].shape[1]), []).append(c)
     best: dict[int, tuple] = {}
-    for (scheme, metric, _), members in _batches(groups, prepared):
+
+    def run(batch) -> list:
+        (scheme, metric, _), members = batch
         items = [
             _prepared(channels[c], scale[c], metric, True, cache) if scheme == "cubic" else prepared[c] for c in members
         ]
-        for c, item, out in zip(members, items, _decimate(scheme, metric, items, left[members])):
-            ch = channels[c]
-            if out[2] > left[c]:
-                continue  # even every key kept is not within tolerance in this scheme (a cubic as lines)
-            interp = {"cubic": "CUBICSPLINE", "step": "STEP"}.get(scheme, "LINEAR")
-            if scheme == "cubic" and use[c].normalized:  # tangents are signed, and may pass ±1; not quaternions
-                tangents = out[1][out[0]] / (1.0 if scale[c] is None else np.where(scale[c] != 0, scale[c], 1.0))
-                held = np.abs(tangents).max(initial=0.0) <= 1.0  # in the channel's own units, not the metric's
-                short = replace(use[c], component=5122, filter=None, bits=0)
-                out = out[:4] + (short if held else Stored(sharers=stored[c].sharers),)
-            size = stored_bytes(int(out[0].sum()), ch.width, interp, out[4] if len(out) > 4 else use[c])
-            if c not in best or size < best[c][0]:
-                best[c] = (size, scheme, out, item)
+        return [
+            (scheme, c, item, out)
+            for c, item, out in zip(members, items, _decimate(scheme, metric, items, left[members]))
+        ]
+
+    batches = list(_batches(groups, prepared))
+    if len(batches) > 1:  # numpy lets go of the GIL in its array work: two batches at once on two cores
+        with ThreadPoolExecutor(THREADS) as pool:
+            done = [row for rows in pool.map(run, batches) for row in rows]
+    else:
+        done = [row for batch in batches for row in run(batch)]
+    for scheme, c, item, out in done:
+        ch = channels[c]
+        if out[2] > left[c]:
+            continue  # even every key kept is not within tolerance in this scheme (a cubic as lines)
+        interp = {"cubic": "CUBICSPLINE", "step": "STEP"}.get(scheme, "LINEAR")
+        if scheme == "cubic" and use[c].normalized:  # tangents are signed, and may pass ±1; not quaternions
+            tangents = out[1][out[0]] / (1.0 if scale[c] is None else np.where(scale[c] != 0, scale[c], 1.0))
+            held = np.abs(tangents).max(initial=0.0) <= 1.0  # in the channel's own units, not the metric's
+            short = replace(use[c], component=5122, filter=None, bits=0)
+            out = out[:4] + (short if held else Stored(sharers=stored[c].sharers),)
+        size = stored_bytes(int(out[0].sum()), ch.width, interp, out[4] if len(out) > 4 else use[c])
+        if c not in best or size < best[c][0]:
+            best[c] = (size, scheme, out, item)
     for c, ch in enumerate(channels):
         if plans[c] is None:
             cheaper = c in best and best[c][0] < _exact_cost(ch, stored[c])

@@ -14,11 +14,13 @@ import numpy as np
 
 from viewer.animation.clip import Clip
 from viewer.pose.pose import Pose
+from viewer.reduce.evaluate import sample_curve
 from viewer.reduce.levers import Boxes, column_scale
 
 GRID_FPS = 60.0
 VERIFY_FPS = 120.0  # the diff's own grid
 INSIDE_MAX, EXTRA_MAX = 64, 2_000_000
+SAME_TIME = 1e-6  # seconds
 TOP, SPREAD = 8, 256  # morph vertices measured: each target's largest deltas, and an even spread
 WORLD_FLOATS = 4_000_000  # world matrix floats per chunk and side
 
@@ -46,13 +48,21 @@ def dense_times(clip: Clip, fps: float = GRID_FPS) -> np.ndarray:
 
 def verify_times(clip: Clip) -> np.ndarray:
     """The times ``animview diff`` measures a clip at (every key, the midpoints, a 120 fps grid from 0 to the
-    end), the grid thinned past ``EXTRA_MAX`` points: the written file is checked where the command checks it."""
+    end), the grid thinned past ``EXTRA_MAX`` points and its times within ``SAME_TIME`` of a key or midpoint left
+    out (60 fps keys in float32 and a 120 fps grid would otherwise measure every pose twice): the written file
+    is checked where the command checks it."""
     keys = np.asarray(clip.key_times, np.float64)
     end = float(keys[-1]) if len(keys) else 0.0
     count = int(min(end * VERIFY_FPS, EXTRA_MAX)) if np.isfinite(end) and end > 0 else 0
     grid = np.linspace(0.0, end, count + 1) if count else np.zeros(1)
     mids = 0.5 * (keys[:-1] + keys[1:])
-    return np.union1d(np.union1d(keys, mids), np.append(grid, end))
+    near = np.union1d(keys, mids)
+    grid = np.append(grid, end)
+    if len(near):  # a grid time within a microsecond of a key or midpoint (k/60 s in float32) adds nothing
+        at = np.clip(np.searchsorted(near, grid), 1, len(near) - 1) if len(near) > 1 else np.zeros(len(grid), int)
+        gap = np.minimum(np.abs(grid - near[at]), np.abs(grid - near[np.maximum(at - 1, 0)]))
+        grid = grid[gap > SAME_TIME]
+    return np.union1d(near, grid)
 
 
 class Measure:
@@ -77,7 +87,6 @@ class Measure:
                 self.weights.append((c, ch.node, deltas, int(scene.nodes.skin[ch.node])))
         self.pointers = [c for c, ch in enumerate(clip.channels) if ch.consumer != "node" and not ch.curve.discrete]
         self.step = max(1, WORLD_FLOATS // (16 * max(1, len(scene.nodes))))
-        self._solo: dict[int, tuple] = {}
 
     def errors(self, reduced: Clip, times: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(N,) each node's largest displacement over the clip (0 where the clip moves nothing) and (C,) each
@@ -105,21 +114,15 @@ class Measure:
             for c in self.pointers:
                 w = self.clip.channels[c].width
                 chan_err[c] = max(chan_err[c], float(np.abs(va[:, c, :w] - vb[:, c, :w]).max(initial=0.0)))
-        live = {id(ch) for ch in reduced.channels}
-        self._solo = {k: v for k, v in self._solo.items() if k in live}
         return node_err, chan_err
 
     def _sample(self, reduced: Clip, t: np.ndarray, va: np.ndarray) -> np.ndarray:
         """The reduced clip at ``t``: the original's values where a channel is the original's, each other channel
-        sampled alone (its own small table, built once per version of it: a round changes only some)."""
+        evaluated from its own keys (``evaluate``: no table built for a channel a round changed)."""
         vb = va.copy()
         for c, (ch, orig) in enumerate(zip(reduced.channels, self.clip.channels)):
-            if ch is orig:
-                continue
-            solo = self._solo.get(id(ch))
-            if solo is None or solo[0] is not ch:
-                solo = self._solo[id(ch)] = (ch, Clip("solo", 0, [ch]))
-            vb[:, c, : ch.width] = solo[1].sample(t)[:, 0, : ch.width]
+            if ch is not orig:
+                vb[:, c, : ch.width] = sample_curve(ch.curve, t)
         return vb
 
     def _morphs(self, node_err: np.ndarray, va: np.ndarray, vb: np.ndarray, world: np.ndarray) -> None:
