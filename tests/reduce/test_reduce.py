@@ -210,7 +210,10 @@ def test_meshopt_quantizes_within_the_bound_and_compresses(tmp_path):
 
 def test_keys_stored_off_unit_length_are_kept(tmp_path):
     t = np.arange(5) / 4.0
-    q = axis_angle([0, 0, 1], np.radians(90.0) * t) * 0.9998  # stored a little short, as some exporters do
+    q = axis_angle([0, 0, 1], np.radians(90.0) * t)
+    q[1::2] *= 0.995  # every other key stored short: three.js would scale the box by 0.99 between them
     src = one_node(tmp_path / "short.glb", [dict(path="rotation", times=t, values=q)])
-    a, b, report = reduced(tmp_path, src, error=1e-2)
+    a, b, report = reduced(tmp_path, src, error=1e-3)
     assert len(b.clips[0].channels[0].curve.times) == 5  # an engine that slerps them as stored needs every key
+    a, b, report = reduced(tmp_path, src, error=0.05, name="loose.glb")  # where 1 % of the box is within E …
+    assert len(b.clips[0].channels[0].curve.times) < 5  # … they may go

@@ -29,7 +29,7 @@ __all__ = ["NORMALIZED", "Stored", "stored_bytes", "plan_channels", "keep", "end
 INSIDE = 3  # samples inside each interval of a CUBICSPLINE original: a cubic's shape between two keys
 ANGLE_FIELDS = ("yfov", "innerConeAngle", "outerConeAngle", "rotation")
 POINTER_REL, POINTER_ANGLE = 1e-3, np.radians(0.01)  # pointer properties: of max(1, |value|); radians
-UNIT = 1e-5  # a rotation key this far off unit length was stored so, not rounded so
+UNIT = 2e-5  # a rotation key's squared length this far off 1 was stored so, not rounded so
 BATCH_SAMPLES = 1 << 19  # samples decimated together: their pair arrays stay a few hundred MB at most
 THREADS = 2
 
@@ -101,6 +101,8 @@ def plan_channels(
     """Every channel reduced within ``tol`` (its metric's units: radians for rotations, scaled
     values for the rest — ``scale`` per component or None —); ``rest`` the value a dropped channel leaves
     (None: the channel may not be dropped)."""
+    # At tolerance 0 only exactly reproduced keys may go: unscaled, so that no product rounds their error off 0.
+    scale = [None if t == 0 else sc for sc, t in zip(scale, tol)]
     prepared, plans = [], [None] * len(channels)
     for c, ch in enumerate(channels):
         metric = "angle" if ch.curve.rotation else ("l1" if kind(ch) == "weights" else "l2")
@@ -109,7 +111,7 @@ def plan_channels(
         v = prepared[c][1]
         plans[c] = (
             keep(ch, stored[c])
-            if ch.curve.discrete or _off_unit(ch)
+            if ch.curve.discrete or _off_unit(ch, float(tol[c]))
             else _still(ch, v, metric, float(tol[c]), rest[c], scale[c], stored[c])
         )
     groups: dict[tuple, list[int]] = {}
@@ -184,14 +186,17 @@ def _batches(groups: dict, prepared: list):
             yield head, run
 
 
-def _off_unit(ch: Channel) -> bool:
-    """Rotation keys stored off unit length (beyond float32 rounding): the spec normalizes them, but engines that
-    slerp them as stored (three.js) play a shorter quaternion between them, which scales what the node carries.
-    Dropping keys would change that engine's playback, so such a channel is written as it is."""
+def _off_unit(ch: Channel, tol: float) -> bool:
+    """Rotation keys stored off unit length: the spec normalizes them, but engines that slerp them as stored
+    (three.js) play a quaternion of another length between them, which scales what the node carries by its
+    squared length. Dropping keys changes that engine's playback by up to the keys' spread of squared lengths
+    times the reach, so a channel whose spread passes half its tolerance (radians: E's share over the reach) is
+    written as it is."""
     if not ch.curve.rotation:
         return False
     v = np.asarray(ch.curve.values, np.float64)
-    return bool(np.abs(np.sqrt((v * v).sum(axis=1)) - 1.0).max(initial=0.0) > UNIT)
+    spread = np.abs((v * v).sum(axis=1) - 1.0).max(initial=0.0)
+    return bool(spread > max(UNIT, 0.5 * tol))
 
 
 def _prepared(ch: Channel, scale, metric: str, dense: bool, cache: dict | None) -> tuple:

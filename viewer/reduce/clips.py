@@ -24,6 +24,7 @@ from viewer.reduce.measure import Measure, dense_times
 ROUNDS = 5  # rounds measured at thinned times (each node's worst times kept)
 FULL_ROUNDS = 3  # rounds at every time for the chosen plan
 THIN_TIMES = 2048
+ROUNDOFF = 1e-12  # of the scene size
 GAIN = 0.01  # a feasible round that saves less than this share of the best one's bytes ends the search
 LEVER_TIMES = 64  # times the levers are measured at
 
@@ -94,6 +95,7 @@ def reduce_clip(
     plans = _plan(clip, budget, stored, every, [None] * len(clip.channels), cache)
     thin = times[np.unique(np.linspace(0, len(times) - 1, min(THIN_TIMES, len(times))).round().astype(np.int64))]
     best, hot = None, np.zeros(0)
+    error = error + ROUNDOFF * size  # two evaluators of one curve part by float round-off, not by motion
     for rounds in range(1, ROUNDS + 1):
         node_err, chan_err = measure.errors(as_clip(clip, plans, budget), np.union1d(thin, hot))
         hot = np.union1d(hot, measure.worst_t)

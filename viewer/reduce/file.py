@@ -26,6 +26,7 @@ from viewer.reduce import channels as chans
 from viewer.reduce.clips import Reduced, reduce_clip, stored_types
 from viewer.reduce.levers import point_boxes
 from viewer.reduce.measure import verify_times
+from viewer.reduce.views import merge_animation_views
 from viewer.scene.scene import Scene, load
 
 RETRIES = 3
@@ -133,6 +134,7 @@ def write(
     w = copy_document(scene.document)
     for r in done:
         _replace(w, r, scene.document.ignored_channels, meshopt)
+    merge_animation_views(w, FILTER_KEY)
     why = prune(w)
     if meshopt:
         from viewer.files.meshopt_pack import compress_views, packed_dict
