@@ -117,7 +117,7 @@ def plan_channels(
     groups: dict[tuple, list[int]] = {}
     use, left = list(stored), np.asarray(tol, np.float64).copy()
     for c, ch in enumerate(channels):
-        if plans[c] is not None or len(ch.curve.times) < 3:
+        if plans[c] is not None or len(ch.curve.times) < 2:
             continue
         metric = prepared[c][3]
         use[c], left[c] = choose(

@@ -101,12 +101,26 @@ def choose(
         if found is not None:
             return found
     for small in compact(kind, v, stored):
-        if np.array_equal(small.round(v).astype(np.float32), v.astype(np.float32)):
+        back = small.round(v)
+        if np.array_equal(back.astype(np.float32), v.astype(np.float32)):
             return small, tol
-        cost = rounding(small, metric, scale, width)
-        if tol > 0 and cost <= SHARE * tol:
+        if tol <= 0 or rounding(small, metric, scale, width) > 4.0 * SHARE * tol:
+            continue  # not worth measuring: even a quarter of the worst case would not fit
+        cost = _measured(v, back, metric, scale, kind)
+        if cost <= SHARE * tol:
             return small, tol - cost
     return stored, tol
+
+
+def _measured(v: np.ndarray, back: np.ndarray, metric: str, scale, kind: str) -> float:
+    """What rounding these keys moved them by, in the channel's metric (rotations normalized first, as a
+    reader does): between keys a LINEAR or cubic curve moves by no more than its keys did."""
+    from viewer.reduce.fit import distance
+
+    if kind == "rotation":
+        v = v / np.maximum(np.sqrt((v * v).sum(axis=1, keepdims=True)), 1e-300)
+    w = 1.0 if scale is None else scale
+    return float(distance((back * w).T, (v * w).T, metric).max(initial=0.0))
 
 
 def _filtered(kind, v, stored, metric, scale, tol) -> tuple[Stored, float] | None:
