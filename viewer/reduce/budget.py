@@ -23,8 +23,8 @@ from viewer.reduce import channels as chans
 from viewer.reduce.levers import column_scale, morph_reach
 from viewer.scene.scene import Scene
 
-FLOOR, GROW = 0.25, 2.0  # the most one round shrinks or grows a channel's share by
-SAFETY = 0.9  # aim this far under E
+FLOOR, GROW = 0.25, 1.5  # the most one round shrinks or grows a channel's share by
+SAFETY = 0.85  # aim this far under E
 STEADY = 1.15  # a share that would move by less than this stays: its plan would hardly change
 
 
