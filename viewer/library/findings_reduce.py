@@ -9,6 +9,8 @@ or a scene past ``NODES`` nodes gets no hint (a library check must stay fast; ``
 
 from __future__ import annotations
 
+import numpy as np
+
 from viewer.compare.diff import scene_size
 from viewer.library.report import Finding
 from viewer.pose.pose import Pose
@@ -26,13 +28,21 @@ def reduce_findings(scene: Scene) -> dict[int, list[Finding]]:
     out: dict[int, list[Finding]] = {}
     if not scene.clips or len(scene.nodes) > NODES:
         return out
+    with np.errstate(all="ignore"):  # a broken file's overflowing pose is another finding's business
+        return _findings(scene, out)
+
+
+def _findings(scene: Scene, out: dict[int, list[Finding]]) -> dict[int, list[Finding]]:
     pose, size = Pose(scene), scene_size(scene)
     boxes = point_boxes(scene, {})
     for clip in scene.clips:
         keys = sum(len(c.curve.times) for c in clip.channels)
         if not clip.channels or keys > KEYS:
             continue
-        r = reduce_clip(pose, clip, ERROR, boxes, size, stored_types(scene.document, clip))
+        try:
+            r = reduce_clip(pose, clip, ERROR, boxes, size, stored_types(scene.document, clip))
+        except ValueError:  # a clip that poses nodes beyond float range: other findings say so, no hint here
+            continue
         before = sum(p.bytes_before for p in r.plans)
         saved = before - sum(p.bytes_after for p in r.plans)
         if saved >= MIN_BYTES and saved >= MIN_SHARE * before:

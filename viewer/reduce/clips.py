@@ -87,7 +87,12 @@ def reduce_clip(
         return Reduced(clip, [], zero, np.zeros(0), budget, 0, stored)
     times = dense_times(clip)
     few = times[np.unique(np.linspace(0, len(times) - 1, min(LEVER_TIMES, len(times))).round().astype(np.int64))]
-    world = pose.world_at(clip, few)
+    with np.errstate(all="ignore"):
+        world = pose.world_at(clip, few)
+    if not np.isfinite(world).all():
+        raise ValueError(
+            f"animation {clip.index} ({clip.name!r}) poses nodes beyond float range: no world distance to bound"
+        )
     budget = make_budget(scene, clip, error, reach(scene, world, boxes, size), world)
     measure = Measure(pose, clip, boxes, times)
     cache: dict = {"meshopt": meshopt}

@@ -70,8 +70,9 @@ def reduce_file(
     chosen = list(range(len(scene.clips))) if animation is None else [animation]
     if not scene.clips:
         raise ValueError(f"{scene.name} has no animations to reduce")
-    pose, size = Pose(scene), scene_size(scene)
-    boxes = point_boxes(scene, _weight_max(scene))
+    with np.errstate(all="ignore"):  # a pose beyond float range is refused below, by the clip it comes from
+        pose, size = Pose(scene), scene_size(scene)
+        boxes = point_boxes(scene, _weight_max(scene))
     shares = {a: 1.0 for a in chosen}
     retries: dict[int, int] = {}
     for attempt in range(RETRIES + 1):
