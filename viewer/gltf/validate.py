@@ -33,7 +33,7 @@ SUPPORTED_EXTENSIONS = frozenset(
         "KHR_materials_emissive_strength",
         "KHR_texture_transform",
         "KHR_materials_unlit",
-        "KHR_texture_basisu",  # loads; its KTX2 images are not decoded (the fallback image is used, else a warning)
+        "KHR_texture_basisu",  # KTX2 images transcoded by opengl_basisu (render/image_decode.decode_ktx2)
         "KHR_draco_mesh_compression",  # decoded by gltf/draco.py with DracoPy (optional: animview[compressed])
         "EXT_meshopt_compression",  # compressed bufferViews, decoded by gltf/meshopt.py (numpy, no dependency)
         "KHR_meshopt_compression",

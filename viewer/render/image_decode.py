@@ -21,6 +21,7 @@ from viewer.scene.scene import Scene
 # A decompression bomb (a few KB of PNG that inflates to gigabytes) is refused from its header: 8192² pixels
 # (256 MiB as RGBA) is more than any texture a GPU here takes at full size.
 MAX_IMAGE_PIXELS = 8192 * 8192
+KTX2_MAGIC = b"\xabKTX 20\xbb\r\n\x1a\n"
 
 
 def decode_image(scene: Scene, index: int, max_size: int | None = None) -> np.ndarray:
@@ -42,6 +43,10 @@ def decode_texels(
     it through numpy, cost more than decoding a 2048² JPEG."""
     where = pointer("images", index)
     data = scene.document.image_bytes(index)
+    if bytes(data[:12]) == KTX2_MAGIC:
+        levels = decode_ktx2(scene, index, max_size)
+        (w, h), texels = levels[0]
+        return (w, h), 4, texels
     from PIL import Image
 
     try:
@@ -73,3 +78,49 @@ def decode_texels(
             stacklevel=3,
         )
     return decoded, components, texels
+
+
+def decode_ktx2(scene: Scene, index: int, max_size: int | None = None) -> list[tuple[tuple[int, int], bytes]]:
+    """A KTX2 image (KHR_texture_basisu: ETC1S or UASTC) transcoded to RGBA8 by Basis Universal
+    (``opengl_basisu``), every mip level it stores from the largest that fits ``max_size`` down, rows top first.
+
+    RGBA8 rather than a GPU block format: it samples the same on every driver (llvmpipe offers no BC7 or ASTC),
+    and the textures of one model are a few megabytes either way.
+
+    Raises:
+        GltfError: not a 2D KTX2 texture (a cube map, an array, video), larger than ``MAX_IMAGE_PIXELS``,
+            or data the transcoder refuses (pointer ``/images/index``).
+    """
+    import opengl_basisu
+
+    where = pointer("images", index)
+    try:
+        tex = opengl_basisu.open(bytes(scene.document.image_bytes(index)))
+        if tex.faces != 1 or tex.layers > 1 or tex.is_array or tex.is_video:
+            raise GltfError(scene.path, where, "KTX2 image is a cube map, array or video, not a 2D texture")
+        if tex.width * tex.height > MAX_IMAGE_PIXELS:
+            raise GltfError(scene.path, where, f"KTX2 image is {tex.width}×{tex.height} pixels, too many to decode")
+        first = 0
+        while max_size is not None and max(tex.width >> first, tex.height >> first) > max_size:
+            first += 1
+        if first >= tex.levels:
+            raise GltfError(scene.path, where, f"KTX2 image has no mip level within {max_size} pixels")
+        out = []
+        for level in range(first, tex.levels):
+            img = tex.transcode("rgba8", level=level)
+            rows = np.asarray(img.data, np.uint8).reshape(img.height, img.width, 4)
+            if tex.y_flipped:  # stored bottom row first: glTF's UV (0, 0) is the top-left texel
+                rows = rows[::-1]
+            out.append(((img.width, img.height), np.ascontiguousarray(rows).tobytes()))
+    except GltfError:
+        raise
+    except Exception as exc:  # the transcoder's BasisuError / UnsupportedError, and anything a hostile file raises
+        raise GltfError(scene.path, where, f"cannot decode KTX2 image: {exc}") from exc
+    if first:
+        warnings.warn(
+            f"{scene.path}:{where}: KTX2 image is {tex.width}×{tex.height}, larger than the GPU's maximum texture "
+            f"size {max_size}; its mip level {first} is used",
+            GltfWarning,
+            stacklevel=3,
+        )
+    return out

@@ -21,8 +21,9 @@ from functools import cached_property
 import moderngl
 import numpy as np
 
+from viewer.base.errors import GltfError
 from viewer.gltf.object_model import TEXTURE_SLOTS
-from viewer.render.image_decode import decode_texels
+from viewer.render.image_decode import decode_ktx2, decode_texels
 from viewer.scene.scene import Scene
 
 GL_SRGB8_ALPHA8, GL_RGBA8 = 0x8C43, 0x8058
@@ -198,14 +199,10 @@ class MaterialLibrary:
         raw = self.scene.document.raw
         texture = raw["textures"][index]
         source = texture.get("source")
-        if source is None:  # only an extension's image (e.g. KHR_texture_basisu): not decoded here
-            if "KHR_texture_basisu" in (texture.get("extensions") or {}):
-                self.scene.warn_once(
-                    f"/textures/{index}/extensions/KHR_texture_basisu",
-                    "KTX2 / Basis Universal images are not decoded (no KTX2 transcoder for "
-                    "Python is available) and the texture names no fallback image: drawn "
-                    "without this texture",
-                )
+        basisu = (texture.get("extensions") or {}).get("KHR_texture_basisu")
+        if basisu is not None and self._ktx2(int(basisu["source"]), index):
+            source = int(basisu["source"])  # the KTX2 image wins over a PNG/JPEG fallback, as the extension says
+        if source is None:
             return None, (False, False)
         sampler_index = texture.get("sampler")
         sampler = raw["samplers"][sampler_index] if sampler_index is not None else {}
@@ -215,18 +212,39 @@ class MaterialLibrary:
             self._textures[key] = self._upload(source, sampler, wrap, srgb)
         return self._textures[key], (wrap[0] == MIRRORED_REPEAT, wrap[1] == MIRRORED_REPEAT)
 
+    def _ktx2(self, source: int, texture: int) -> bool:
+        """Whether KTX2 image ``source`` decodes; a warning at the texture's extension where it does not (the
+        fallback image, if any, is drawn instead; else the texture is left out)."""
+        if source not in self._pixels:
+            limit = int(self.ctx.info["GL_MAX_TEXTURE_SIZE"])
+            try:
+                self._pixels[source] = decode_ktx2(self.scene, source, limit if limit > 0 else None)
+            except GltfError as exc:
+                self._pixels[source] = None
+                self.scene.warn_once(
+                    f"/textures/{texture}/extensions/KHR_texture_basisu",
+                    f"{exc.message}; drawn with its fallback image, if any, else without this texture",
+                )
+        return self._pixels[source] is not None
+
     def _upload(self, source: int, sampler: dict, wrap: tuple[int, int], srgb: bool) -> moderngl.Texture:
         limit = int(self.ctx.info["GL_MAX_TEXTURE_SIZE"])  # moderngl caches it: 0 if first read off-context
         if source not in self._pixels:
             self._pixels[source] = decode_texels(self.scene, source, limit if limit > 0 else None)
-        size, components, texels = self._pixels[source]
+        pixels = self._pixels[source]
+        levels = pixels if isinstance(pixels, list) else None  # a KTX2 image: its own mip levels
+        size, components, texels = (pixels[0][0], 4, pixels[0][1]) if levels else pixels
         # glTF's UV (0, 0) is the image's top-left; uploading the top row first puts it at GL's t = 0. Always
         # an RGBA texture: RGB rows are widened by GL (alpha 1), as converting them to RGBA first would do.
-        tex = self.ctx.texture(size, components, texels, internal_format=GL_SRGB8_ALPHA8 if srgb else GL_RGBA8)
+        fmt = GL_SRGB8_ALPHA8 if srgb else GL_RGBA8
+        complete = levels is not None and len(levels) == max(size).bit_length()  # down to 1×1, as GL needs
+        tex = self.ctx.texture(size, components, texels, internal_format=fmt)
         min_filter = sampler.get("minFilter", DEFAULT_MIN_FILTER)
         mag_filter = sampler.get("magFilter", DEFAULT_MAG_FILTER)
         if min_filter in MIPMAP_FILTERS:
-            tex.build_mipmaps()
+            tex.build_mipmaps()  # allocates every level; a KTX2 image's own levels then replace GL's
+            for k, (_, data) in enumerate(levels[1:] if complete else [], start=1):
+                tex.write(data, level=k)
         tex.filter = (min_filter, mag_filter)
         tex.repeat_x = wrap[0] != CLAMP_TO_EDGE
         tex.repeat_y = wrap[1] != CLAMP_TO_EDGE
