@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from tests.fuzz import mutate_bytes, mutate_data, mutate_graph, mutate_json
+from tests.fuzz import mutate_bytes, mutate_data, mutate_graph, mutate_image, mutate_json
 from tests.fuzz.seeds import Seed
 
 MAIN = {"gltf": "model.gltf", "embedded": "model.gltf", "glb": "model.glb"}
@@ -78,6 +78,7 @@ MUTATIONS: list[tuple[str, float, str, Mutation]] = [
     ("key_times", 4, "doc", mutate_data.key_times),
     ("interpolation", 1, "doc", mutate_data.interpolation_name),
     ("uri", 2, "doc", mutate_data.bad_uri),
+    ("ktx2", 2, "doc", mutate_image.broken_ktx2),
     ("floats", 4, "doc", mutate_bytes.overwrite_floats),
     ("truncate_bin", 1, "doc", mutate_bytes.truncate_bin),
     ("truncate_file", 1, "file", mutate_bytes.truncate_file),
