@@ -7,11 +7,8 @@ it: ``1e-5 + 1e-4 × the channel's largest |value|`` per component for translati
 other floats; 0.01° for rotations. STEP channels lose the keys equal to the key before them. CUBICSPLINE
 channels are not judged (their tangents are part of what the keys say).
 
-``decimate`` removes keys in passes, all channels of a clip at once: each pass computes, for every interior
-kept key, the largest error over every original key its removal would leave between its two kept
-neighbours, then removes an independent set of the keys within tolerance (no two neighbours in one pass, so
-each removal's span is exactly the one it was judged on). After any number of passes every original key is
-within tolerance of the kept polyline; passes stop when nothing changes (at most ``MAX_PASSES``).
+``decimate`` is ``animview reduce``'s decimation (``viewer.reduce.fit``), all channels of a clip at once,
+judged at the keys in the channel's own units: every original key ends within tolerance of the kept polyline.
 """
 
 from __future__ import annotations
@@ -21,14 +18,11 @@ import numpy as np
 from viewer.base import math3d
 from viewer.library.findings_keys import Place
 from viewer.library.report import Finding
+from viewer.reduce import fit
 
 ABS_TOL, REL_TOL = 1e-5, 1e-4  # scene units (or the property's own) + a share of the channel's largest value
 ANGLE_TOL_DEGREES = 0.01
-MAX_PASSES = 64
 MIN_KEYS, MIN_SHARE = 2, 0.1  # report a channel only when this many keys, and this share of them, could go
-# Cost buckets per tolerance: within one bucket the pass prefers alternate kept keys, so a straight run loses
-# half its keys a pass (log2 passes) instead of one local minimum a pass.
-BUCKETS = 4.0
 
 
 def decimate(
@@ -37,9 +31,10 @@ def decimate(
     fixed: np.ndarray,
     tol: np.ndarray,
     rotation: bool,
-    max_passes: int = MAX_PASSES,
 ) -> np.ndarray:
-    """Which keys to keep so that interpolating the kept ones reproduces every key within ``tol``.
+    """Which keys to keep so that interpolating the kept ones reproduces every key within ``tol``: ``reduce``'s
+    bounded-greedy decimation (``viewer.reduce.fit``), judged at the keys, per component (the largest) or, for
+    rotations, by the angle in degrees.
 
     Args:
         times: (n,) key times, strictly increasing within each channel (channels concatenated).
@@ -52,71 +47,15 @@ def decimate(
         (n,) bool, True for the keys kept.
     """
     n = len(times)
-    values = np.ascontiguousarray(np.asarray(values, np.float64).reshape(n, -1).T)
-    # Inside a run of equal keys every key goes at no cost, and need never be checked again: against any
-    # line (or slerp arc shorter than a half turn) its error lies between those of the run's two ends, which
-    # stay checked. Held poses of baked curves are such runs; a still channel of a million keys is one pass.
-    inner = np.zeros(n, dtype=bool)
-    if n > 2:
-        same = (values[:, 1:] == values[:, :-1]).all(axis=0)
-        inner[1:-1] = same[:-1] & same[1:] & ~fixed[1:-1]
-    kept = ~inner
-    keys = np.flatnonzero(kept)  # the keys whose error is checked
-    for _ in range(max_passes):
-        idx = np.flatnonzero(kept)
-        m = len(idx)
-        free = ~fixed[idx]
-        if not free.any():
-            break
-        # Each key lies at or after kept key q: removing kept key q would span it, and, if it is not kept
-        # itself, so would removing kept key q + 1.
-        q = (np.cumsum(kept) - 1)[keys]
-        loose = ~kept[keys]
-        cand = np.concatenate([q, q[loose] + 1])
-        k = np.concatenate([keys, keys[loose]])
-        ok = (cand >= 1) & (cand <= m - 2)
-        ok[ok] = free[cand[ok]]
-        cand, k = cand[ok], k[ok]
-        err = _errors(times, values, idx[cand - 1], idx[cand + 1], k, rotation)
-        cost = np.zeros(m)
-        np.maximum.at(cost, cand, err)
-        limit = tol[idx]
-        removable = free & (cost <= limit)
-        if not removable.any():
-            break
-        kept[idx[_independent(removable, cost / limit)]] = False
-    return kept
-
-
-def _errors(times, values, a, b, k, rotation: bool) -> np.ndarray:
-    """How far key k lies from the interpolation between keys a and b at its time (per key; largest
-    component, or the rotation angle in degrees). ``values`` is component-major (W, n): gathering and
-    reducing whole rows is an order of magnitude faster than over a short last axis."""
-    u = (times[k] - times[a]) / (times[b] - times[a])
-    va, vb, vk = (np.take(values, i, axis=1) for i in (a, b, k))
-    if not rotation:
-        return np.abs(va + u * (vb - va) - vk).max(axis=0, initial=0.0)
-    dot = np.einsum("ij,ij->j", va, vb)
-    vb = vb * np.where(dot < 0.0, -1.0, 1.0)  # the shortest arc (Appendix C)
-    # arccos loses ~1e-8 rad near 0: three orders under the 0.01° tolerance, and half the cost of atan2.
-    theta = np.maximum(np.arccos(np.minimum(np.abs(dot), 1.0)), math3d.MIN_SLERP_ANGLE)
-    inv_sin = 1.0 / np.sin(theta)
-    q = np.sin((1.0 - u) * theta) * inv_sin * va + np.sin(u * theta) * inv_sin * vb
-    return np.degrees(2.0 * np.arccos(np.minimum(np.abs(np.einsum("ij,ij->j", q, vk)), 1.0)))  # q ≡ −q
-
-
-def _independent(removable: np.ndarray, share: np.ndarray) -> np.ndarray:
-    """Removable keys none of whose removable neighbours ranks below it (cheapest bucket, then alternate
-    positions, then index): no two neighbours are chosen, and the cheapest removable key always is."""
-    m = len(removable)
-    pos = np.arange(m)
-    order = np.lexsort((pos, pos % 2, np.floor(share * BUCKETS)))
-    rank = np.empty(m, dtype=np.int64)
-    rank[order] = pos
-    r = np.where(removable, rank, m)
-    left = np.concatenate([[m], r[:-1]])
-    right = np.concatenate([r[1:], [m]])
-    return removable & (r < left) & (r < right)
+    tracks = fit.Tracks(
+        np.asarray(times, np.float64),
+        np.asarray(values, np.float64).reshape(n, -1),
+        np.ones(n, dtype=bool),
+        np.asarray(fixed, bool),
+        np.radians(tol) if rotation else np.asarray(tol, np.float64),
+        "angle" if rotation else "linf",
+    )
+    return fit.decimate(tracks, "slerp" if rotation else "linear").kept
 
 
 def channel_tolerance(values: np.ndarray, rotation: bool) -> float:

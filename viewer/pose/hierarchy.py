@@ -39,6 +39,25 @@ def inherit_visibility(own: np.ndarray, parent: np.ndarray) -> np.ndarray:
     return ~hidden
 
 
+def fold_down(parent: np.ndarray, depth: np.ndarray, values: np.ndarray, op=np.add) -> np.ndarray:
+    """``values`` with each node's combined (``op``) with its parent's, parents first: a sum or an "any" down
+    every path from a root. One numpy pass per depth level."""
+    out = values.copy()
+    for d in range(1, int(depth.max(initial=0)) + 1):
+        kids = np.flatnonzero(depth == d)
+        out[kids] = op(out[kids], out[parent[kids]])
+    return out
+
+
+def fold_up(parent: np.ndarray, depth: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``values`` with each node's raised to the largest in its subtree, deepest level first."""
+    out = values.copy()
+    for d in range(int(depth.max(initial=0)), 0, -1):
+        kids = np.flatnonzero(depth == d)
+        np.maximum.at(out, parent[kids], out[kids])
+    return out
+
+
 def subtree(parent: np.ndarray, depth: np.ndarray, root: int) -> np.ndarray:
     """Indices of ``root`` and every node below it: one pass in depth order sees each parent first
     (once per clip, so a plain loop)."""

@@ -19,6 +19,7 @@ import numpy as np
 
 from viewer.animation.clip import Clip
 from viewer.base import math3d
+from viewer.pose.hierarchy import fold_down, fold_up
 from viewer.reduce import channels as chans
 from viewer.reduce.levers import column_scale, morph_reach
 from viewer.scene.scene import Scene
@@ -107,14 +108,7 @@ def _first_share(scene: Scene, clip: Clip, node: np.ndarray, world: np.ndarray) 
     """1/√K per channel, K the most world channels on any path from a root through its node to a leaf."""
     nodes = scene.nodes
     own = np.bincount(node[world], minlength=len(nodes)).astype(np.float64)
-    path = own.copy()
-    for depth in range(1, int(nodes.depth.max(initial=0)) + 1):
-        kids = np.flatnonzero(nodes.depth == depth)
-        path[kids] += path[nodes.parent[kids]]
-    most = path.copy()
-    for depth in range(int(nodes.depth.max(initial=0)), 0, -1):
-        kids = np.flatnonzero(nodes.depth == depth)
-        np.maximum.at(most, nodes.parent[kids], most[kids])
+    most = fold_up(nodes.parent, nodes.depth, fold_down(nodes.parent, nodes.depth, own))
     share = np.ones(len(node))
     share[world] = 1.0 / np.sqrt(np.maximum(most[node[world]], 1.0))
     return share
@@ -122,12 +116,7 @@ def _first_share(scene: Scene, clip: Clip, node: np.ndarray, world: np.ndarray) 
 
 def _subtree_worst(scene: Scene, node_err: np.ndarray) -> np.ndarray:
     """(N,) the largest error at or below each node: what the node's channels answer for."""
-    nodes = scene.nodes
-    worst = node_err.copy()
-    for depth in range(int(nodes.depth.max(initial=0)), 0, -1):
-        kids = np.flatnonzero(nodes.depth == depth)
-        np.maximum.at(worst, nodes.parent[kids], worst[kids])
-    return worst
+    return fold_up(scene.nodes.parent, scene.nodes.depth, node_err)
 
 
 def above(scene: Scene, budget: Budget, node_err: np.ndarray, error: float) -> np.ndarray:

@@ -21,6 +21,7 @@ from viewer.compare.diff import diff_scenes, prepare, scene_size
 from viewer.files import writer
 from viewer.files.bake import copy_document
 from viewer.files.prune import prune
+from viewer.gltf.accessors import element_size
 from viewer.pose.pose import Pose
 from viewer.reduce import channels as chans
 from viewer.reduce.clips import Reduced, reduce_clip, stored_types
@@ -31,7 +32,6 @@ from viewer.scene.scene import Scene, load
 
 RETRIES = 3
 FILTER_KEY = "_animview_filter"  # marks an accessor holding filtered data until the views are compressed
-TYPE_WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
 SLACK = 1e-9  # relative: float32 round-off in the diff's own arithmetic is not an error of the reduction
 
 
@@ -161,7 +161,7 @@ def _animation_views(doc: dict) -> dict[int, str | None]:
                 acc = accessors[a]
                 if "sparse" in acc or not isinstance(acc.get("bufferView"), int):
                     continue
-                size = {5120: 1, 5121: 1, 5122: 2, 5123: 2}.get(acc["componentType"], 4) * TYPE_WIDTH[acc["type"]]
+                size = element_size(acc["type"], acc["componentType"])
                 if size % 4 == 0:
                     used[acc["bufferView"]] = acc.get(FILTER_KEY)
     return {v: f for v, f in used.items() if _only_animation(doc, v)}

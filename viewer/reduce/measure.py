@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from viewer.animation.clip import Clip
+from viewer.pose.hierarchy import fold_down
 from viewer.pose.pose import Pose
 from viewer.reduce.evaluate import sample_curve
 from viewer.reduce.levers import Boxes, column_scale
@@ -71,10 +72,8 @@ class Measure:
     def __init__(self, pose: Pose, clip: Clip, boxes: Boxes, times: np.ndarray | None = None) -> None:
         scene = pose.scene
         self.pose, self.clip, self.times = pose, clip, dense_times(clip) if times is None else times
-        moving = pose.binding(clip).animated.copy()
-        for depth in range(1, int(scene.nodes.depth.max(initial=0)) + 1):  # the clip moves its nodes' subtrees
-            kids = np.flatnonzero(scene.nodes.depth == depth)
-            moving[kids] |= moving[scene.nodes.parent[kids]]
+        nodes = scene.nodes  # the clip moves its animated nodes' subtrees
+        moving = fold_down(nodes.parent, nodes.depth, pose.binding(clip).animated, np.logical_or)
         self.nodes = np.flatnonzero(moving)
         corners = boxes.corners(self.nodes)  # (n, 9, 3) → homogeneous columns (n, 4, 9)
         self.points = np.concatenate([corners, np.ones(corners.shape[:2] + (1,))], axis=2).swapaxes(1, 2)

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from viewer.gltf.accessors import element_size
 from viewer.reduce.file import Outcome
 
-COMPONENT_SIZE = {5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4}
-WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
 RULES = ("linear", "slerp", "cubic", "step", "quantized", "constant", "rest", "exact")
 
 
@@ -29,7 +28,7 @@ def animation_bytes(doc: dict) -> tuple[int, int]:
     total = 0
     for i in sorted(x for x in used if isinstance(x, int) and 0 <= x < len(accessors)):
         acc = accessors[i]
-        raw = int(acc.get("count", 0)) * WIDTH.get(acc.get("type"), 1) * COMPONENT_SIZE.get(acc.get("componentType"), 4)
+        raw = int(acc.get("count", 0)) * element_size(acc["type"], acc["componentType"])
         raw += -raw % 4
         view = views[acc["bufferView"]] if isinstance(acc.get("bufferView"), int) else {}
         packed = {**view.get("extensions", {})}.get("EXT_meshopt_compression") or view.get("extensions", {}).get(

@@ -12,6 +12,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from viewer.gltf.accessors import component_size
+
 NORMALIZED = {5120: 127.0, 5121: 255.0, 5122: 32767.0, 5123: 65535.0}
 
 
@@ -27,7 +29,7 @@ class Stored:
 
     @property
     def size(self) -> int:
-        return {5120: 1, 5121: 1, 5122: 2, 5123: 2}.get(self.component, 4)
+        return component_size(self.component)
 
     def round(self, v: np.ndarray) -> np.ndarray:
         """Values as a reader gets them back from storage (through the decoder's own filter, if one is used)."""

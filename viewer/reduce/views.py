@@ -11,9 +11,7 @@ view's elements must share one stride and filter), each accessor at its offset i
 from __future__ import annotations
 
 from viewer.files import writer
-
-COMPONENT_SIZE = {5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4}
-WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
+from viewer.gltf.accessors import element_size
 
 
 def merge_animation_views(w: writer.JsonWriter, filter_key: str) -> int:
@@ -37,7 +35,7 @@ def merge_animation_views(w: writer.JsonWriter, filter_key: str) -> int:
         v = views[view]
         if "sparse" in acc or v.get("byteStride") or v.get("buffer", 0) != 0 or acc.get("byteOffset"):
             continue
-        size = COMPONENT_SIZE.get(acc["componentType"], 4) * WIDTH.get(acc["type"], 1)
+        size = element_size(acc["type"], acc["componentType"])
         groups.setdefault((size, acc.get(filter_key)), []).append(users[0])
     for members in groups.values():
         if len(members) < 2:
