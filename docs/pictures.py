@@ -74,6 +74,78 @@ def materials_picture(out: Path) -> None:
     )
 
 
+EXT = KHRONOS.parent / "khronos-ext"
+# model, its file, screenshot, render flags chosen to come near the published view (camera, background)
+EXT_VIEWS = [
+    (
+        "IridescenceSuzanne",
+        "glTF-Binary/IridescenceSuzanne.glb",
+        "screenshot/screenshot_large.jpg",
+        ["--yaw", "0", "--pitch", "0", "--zoom", "1.0", "--background", "#9c9c9c"],
+    ),
+    (
+        "AnisotropyStrengthTest",
+        "glTF-Binary/AnisotropyStrengthTest.glb",
+        "screenshot/screenshot.png",
+        ["--yaw", "0", "--pitch", "0", "--zoom", "0.95", "--background", "#2b2f33"],
+    ),
+    (
+        "AnisotropyBarnLamp",
+        "glTF-KTX-BasisU/AnisotropyBarnLamp.gltf",
+        "screenshot/screenshot_Large.jpg",
+        ["--yaw", "-25", "--pitch", "5", "--zoom", "1.3", "--background", "#a8a8a8"],
+    ),
+    (
+        "MaterialsVariantsShoe",
+        "glTF/MaterialsVariantsShoe.gltf",
+        "screenshot/screenshot.jpg",
+        ["--yaw", "40", "--pitch", "20", "--zoom", "1.1", "--background", "#ffffff"],
+    ),
+]
+
+
+def extension_models(out: Path, cell=(400, 300)) -> None:
+    """Each material-extension sample model as ``animview render`` draws it (left) beside the screenshot its
+    sample repository publishes (right: the Khronos Sample Viewer, its own camera and environment)."""
+    from PIL import ImageDraw
+
+    rows = []
+    for name, file, shot, flags in EXT_VIEWS:
+        ours = DOCS / f"_{name}.png"
+        size = f"{cell[0]}x{cell[1]}"
+        subprocess.run(
+            [
+                *RENDER,
+                str(EXT / name / file),
+                "--no-grid",
+                "--no-axes",
+                "--quiet",
+                "--size",
+                size,
+                *flags,
+                "-o",
+                str(ours),
+            ],
+            check=True,
+        )
+        left = Image.open(ours).convert("RGB")
+        ours.unlink()
+        right = Image.open(EXT / name / shot).convert("RGB")
+        right.thumbnail(cell)
+        row = Image.new("RGB", (2 * cell[0], cell[1]), (24, 24, 24))
+        row.paste(left, (0, 0))
+        row.paste(right, (cell[0] + (cell[0] - right.width) // 2, (cell[1] - right.height) // 2))
+        draw = ImageDraw.Draw(row)
+        for x, label in ((6, f"animview: {name}"), (cell[0] + 6, "published screenshot")):
+            draw.rectangle((x - 4, 4, x + 7 * len(label), 20), fill=(0, 0, 0))
+            draw.text((x, 6), label, fill=(255, 255, 255))
+        rows.append(row)
+    sheet = Image.new("RGB", (2 * cell[0], cell[1] * len(rows)))
+    for k, row in enumerate(rows):
+        sheet.paste(row, (0, k * cell[1]))
+    sheet.save(out, optimize=True)
+
+
 def library_sheet(out: Path) -> None:
     """``animview render --outdir --contact-sheet`` over the shared Khronos models, the demo files and three
     broken files (what a library holds): one cell per clip, findings badges, the failures in red."""
@@ -187,7 +259,12 @@ def main() -> None:
     library_sheet(DOCS / "library.png")
     diff_picture(DOCS / "diff.png")
     engines_picture(DOCS / "engines.png")
+    extension_models(DOCS / "extension_models.png")
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) > 1:  # only the named pictures, e.g. ``python docs/pictures.py extension_models``
+        for picture in sys.argv[1:]:
+            globals()[picture](DOCS / f"{picture}.png")
+    else:
+        main()

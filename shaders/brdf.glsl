@@ -45,7 +45,33 @@ struct Surface {
     vec3 sheen_color;
     float sheen_roughness;
     float transmission;
+    vec3 aniso_t;       // KHR_materials_anisotropy: the stretch direction, its bitangent, strength
+    vec3 aniso_b;
+    float aniso_strength;
+    float iridescence;  // KHR_materials_iridescence: weight and the film's Fresnel (at n.v, once per pixel)
+    vec3 iridescent_f;
+    vec3 dt_color;      // KHR_materials_diffuse_transmission: tint and weight of the diffuse lobe seen through
+    float diffuse_transmission;
 };
+
+float max3(vec3 c) {
+    return max(max(c.r, c.g), c.b);
+}
+
+// Anisotropic GGX D * V (KHR_materials_anisotropy README, after Kulla and Conty 2017): roughness alpha across
+// the stretch, mix(alpha, 1, strength^2) along it; strength 0 is exactly distribution_ggx * visibility_smith_ggx
+float specular_anisotropic(Surface s, vec3 l, vec3 h, float nl, float nv, float nh, float alpha) {
+    float at = mix(alpha, 1.0, s.aniso_strength * s.aniso_strength);
+    float ab = alpha;
+    float a2 = at * ab;
+    vec3 f = vec3(ab * dot(s.aniso_t, h), at * dot(s.aniso_b, h), a2 * nh);
+    float w2 = a2 / dot(f, f);
+    float d = a2 * w2 * w2 / PI;
+    float gv = nl * length(vec3(at * dot(s.aniso_t, s.v), ab * dot(s.aniso_b, s.v), nv));
+    float gl = nv * length(vec3(at * dot(s.aniso_t, l), ab * dot(s.aniso_b, l), nl));
+    float v = 0.5 / max(gv + gl, 1e-8);
+    return d * v;
+}
 
 // Charlie sheen distribution (Estevez and Kulla 2017), the one KHR_materials_sheen names
 float distribution_charlie(float nh, float roughness) {
@@ -78,13 +104,23 @@ vec3 brdf_light(Surface s, vec3 l, vec3 light) {
         float nh = max(dot(n, h), 0.0);
         float vh = max(dot(s.v, h), 0.0);
         float alpha = max(s.roughness * s.roughness, 1e-3);
+#ifdef ANISOTROPY
+        float spec = specular_anisotropic(s, l, h, nl, nv, nh, alpha);
+#else
         float spec = distribution_ggx(nh, alpha) * visibility_smith_ggx(nl, nv, alpha);
+#endif
         // dielectric: fresnel_mix(diffuse, specular); metal: conductor_fresnel(base, specular)
-        vec3 f_d = fresnel_schlick(s.f0_dielectric, vec3(1.0), vh) * s.specular;
-        float f_max = max(max(f_d.r, f_d.g), f_d.b);
-        vec3 diffuse = s.base / PI * (1.0 - s.transmission);
+        vec3 f_d = fresnel_schlick(s.f0_dielectric, vec3(1.0), vh);
+        vec3 f_m = fresnel_schlick(s.base, vec3(1.0), vh);
+#ifdef IRIDESCENCE
+        f_d = mix(f_d, s.iridescent_f, s.iridescence);
+        f_m = mix(f_m, s.iridescent_f, s.iridescence);
+#endif
+        f_d *= s.specular;
+        float f_max = max3(f_d);
+        vec3 diffuse = s.base / PI * (1.0 - s.transmission) * (1.0 - s.diffuse_transmission);
         vec3 dielectric = (1.0 - f_max) * diffuse + f_d * spec;
-        vec3 metal = fresnel_schlick(s.base, vec3(1.0), vh) * spec;
+        vec3 metal = f_m * spec;
         result = mix(dielectric, metal, s.metallic) * nl;
 #ifdef SHEEN
         float sheen = distribution_charlie(nh, s.sheen_roughness) * visibility_sheen(nl, nv);
@@ -93,6 +129,14 @@ vec3 brdf_light(Surface s, vec3 l, vec3 light) {
         result = result * scale + s.sheen_color * sheen * nl;
 #endif
     }
+#ifdef DIFFUSE_TRANSMISSION
+    else {
+        // a light behind a thin translucent surface: Lambert through it, tinted, after the dielectric's Fresnel
+        float f_max = max3(fresnel_schlick(s.f0_dielectric, vec3(1.0), nv)) * s.specular;
+        result = s.base * s.dt_color / PI * (-nl) * (1.0 - f_max) * s.diffuse_transmission
+                 * (1.0 - s.transmission) * (1.0 - s.metallic);
+    }
+#endif
 #ifdef CLEARCOAT
     float cl = dot(s.clearcoat_n, l);
     if (cl > 0.0 && s.clearcoat > 0.0) {

@@ -52,12 +52,30 @@ vec3 ggx_energy(vec3 f0, float specular_weight, float nv, float roughness, vec2 
 vec3 ibl(Surface s, vec3 transmitted) {
     float nv = clamp(dot(s.n, s.v), 1e-4, 1.0);
     vec3 r = reflect(-s.v, s.n);
+#ifdef ANISOTROPY
+    // the reflection bends toward the stretch: the README's bent normal, straight again as strength falls
+    vec3 across = cross(s.aniso_b, s.v);
+    vec3 bend = vec3(1.0 - s.aniso_strength * (1.0 - s.roughness));
+    bend *= bend;
+    r = reflect(-s.v, normalize(mix(cross(across, s.aniso_b), s.n, bend.x * bend.x)));
+#endif
     vec3 specular = env_specular(r, s.roughness);
     vec3 diffuse = env_diffuse(s.n) * s.base;
+#ifdef DIFFUSE_TRANSMISSION
+    diffuse = mix(diffuse, env_diffuse(-s.n) * s.base * s.dt_color, s.diffuse_transmission);
+#endif
     diffuse = mix(diffuse, transmitted * s.base, s.transmission);
     vec2 ab = texture(u_brdf_lut, vec2(nv, s.roughness)).rg;
-    vec3 dielectric = mix(diffuse, specular, ggx_energy(s.f0_dielectric, s.specular, nv, s.roughness, ab));
-    vec3 metal = specular * ggx_energy(s.base, 1.0, nv, s.roughness, ab);
+    vec3 energy_d = ggx_energy(s.f0_dielectric, s.specular, nv, s.roughness, ab);
+    vec3 energy_m = ggx_energy(s.base, 1.0, nv, s.roughness, ab);
+#ifdef IRIDESCENCE
+    // the film's Fresnel in the split sum (single scattering: a film adds no energy back)
+    vec3 film = s.iridescent_f * ab.x + ab.y;
+    energy_d = mix(energy_d, film * s.specular, s.iridescence);
+    energy_m = mix(energy_m, film, s.iridescence);
+#endif
+    vec3 dielectric = mix(diffuse, specular, energy_d);
+    vec3 metal = specular * energy_m;
     vec3 color = mix(dielectric, metal, s.metallic);
 #ifdef SHEEN
     float albedo = sheen_albedo(nv, s.sheen_roughness);

@@ -65,3 +65,18 @@ SLOT_UNIFORMS(u_transmission_tex, u_transmission_uv, u_transmission_set)
 #ifdef TEX_THICKNESS
 SLOT_UNIFORMS(u_thickness_tex, u_thickness_uv, u_thickness_set)
 #endif
+#ifdef TEX_ANISOTROPY
+SLOT_UNIFORMS(u_anisotropy_tex, u_anisotropy_uv, u_anisotropy_set)
+#endif
+#ifdef TEX_IRIDESCENCE
+SLOT_UNIFORMS(u_iridescence_tex, u_iridescence_uv, u_iridescence_set)
+#endif
+#ifdef TEX_IRIDESCENCE_THICKNESS
+SLOT_UNIFORMS(u_iridescence_thickness_tex, u_iridescence_thickness_uv, u_iridescence_thickness_set)
+#endif
+#ifdef TEX_DIFFUSE_TRANSMISSION
+SLOT_UNIFORMS(u_diffuse_transmission_tex, u_diffuse_transmission_uv, u_diffuse_transmission_set)
+#endif
+#ifdef TEX_DIFFUSE_TRANSMISSION_COLOR
+SLOT_UNIFORMS(u_diffuse_transmission_color_tex, u_diffuse_transmission_color_uv, u_diffuse_transmission_color_set)
+#endif

@@ -5,10 +5,10 @@
 // Geometry defines: HAS_NORMAL (else FLAT_NORMALS for triangles: normals from screen-space derivatives, the
 // flat normals glTF 2.0 asks for), HAS_TANGENT, HAS_UV0, HAS_UV1, HAS_COLOR, SKIN, SKIN_8, MORPH_TARGETS n,
 // MORPH_NORMALS, MORPH_TANGENTS. Material defines: TEX_<SLOT> (material.glsl), ALPHA_MASK, ALPHA_BLEND, UNLIT,
-// CLEARCOAT, SHEEN, TRANSMISSION, VOLUME. Output: DEBUG_VERTEX_ID (picking/test output:
-// the same vertex code, the fragment writes the vertex id instead of a colour), INSTANCED (one draw for
-// many nodes showing this primitive: each instance's world matrix is the attribute in_model, see
-// viewer/render/instancing.py; never with SKIN).
+// CLEARCOAT, SHEEN, TRANSMISSION, VOLUME, DISPERSION (transmission.glsl), ANISOTROPY, IRIDESCENCE,
+// DIFFUSE_TRANSMISSION (lobes.glsl). Output: DEBUG_VERTEX_ID (picking/test output: the same vertex code, the
+// fragment writes the vertex id instead of a colour), INSTANCED (one draw for many nodes showing this primitive:
+// each instance's world matrix is the attribute in_model, see viewer/render/instancing.py; never with SKIN).
 
 #if defined VERTEX_SHADER
 
@@ -164,10 +164,9 @@ uniform mat4 u_view_proj;
 uniform int u_draw_id;
 uniform float u_opacity = 1.0;  // < 1: a faded ghost of another time, blended over the scene
 #ifdef TRANSMISSION
-uniform sampler2D u_scene_color;  // the opaque pass as displayed (sRGB), mipmapped: what refraction sees
-uniform float u_scene_lod_max;
-uniform vec4 u_scene_rect;        // this viewport within that texture: offset, size (0..1)
+#include "transmission.glsl"
 #endif
+#include "lobes.glsl"
 
 out vec4 f_color;
 
@@ -184,13 +183,19 @@ mat3 tangent_frame(out vec3 ng) {
 #endif
     vec3 t = vec3(1.0, 0.0, 0.0);
     vec3 b = vec3(0.0, 1.0, 0.0);
-#ifdef TEX_NORMAL
+#if defined TEX_NORMAL || defined ANISOTROPY
 #if defined HAS_TANGENT && !defined FLAT_NORMALS
     t = v_tangent.xyz - ng * dot(ng, v_tangent.xyz);
     t = length(t) > 1e-8 ? normalize(t) : normalize(cross(ng, abs(ng.y) < 0.9 ? vec3(0, 1, 0) : vec3(1, 0, 0)));
     b = cross(ng, t) * (v_tangent.w < 0.0 ? -1.0 : 1.0);
 #else
+#if defined TEX_NORMAL
     vec2 uv = slot_uv(u_normal_uv, u_normal_set);
+#elif defined TEX_ANISOTROPY
+    vec2 uv = slot_uv(u_anisotropy_uv, u_anisotropy_set);
+#else
+    vec2 uv = v_uv0;
+#endif
     vec3 dp1 = dFdx(v_world), dp2 = dFdy(v_world);
     vec2 duv1 = dFdx(uv), duv2 = dFdy(uv);
     float det = duv1.x * duv2.y - duv2.x * duv1.y;
@@ -301,24 +306,13 @@ void main() {
 #ifdef TEX_TRANSMISSION
     s.transmission *= sample_slot(u_transmission_tex, u_transmission_uv, u_transmission_set).r;
 #endif
-    // screen-space refraction of the opaque pass: the ray bends by the IOR and travels the thickness
     float thickness = u_thickness;
 #ifdef TEX_THICKNESS
     thickness *= sample_slot(u_thickness_tex, u_thickness_uv, u_thickness_set).g;
 #endif
-    vec3 refracted = refract(-s.v, s.n, 1.0 / max(u_ior, 1.0));
-    vec3 exit = v_world + refracted * thickness;
-    vec4 clip = u_view_proj * vec4(exit, 1.0);
-    vec2 screen = u_scene_rect.xy + (clip.xy / max(clip.w, 1e-6) * 0.5 + 0.5) * u_scene_rect.zw;
-    float lod = u_scene_lod_max * s.roughness * clamp(u_ior * 2.0 - 2.0, 0.0, 1.0);
-    vec3 seen = textureLod(u_scene_color, screen, lod).rgb;
-    // back from the display encoding to linear light (the tone mapper's shoulder is not undone)
-    seen = mix(seen / 12.92, pow((seen + 0.055) / 1.055, vec3(2.4)), step(vec3(0.04045), seen)) / u_exposure;
-    transmitted = seen;
-#ifdef VOLUME
-    if (u_volume.a > 0.0) transmitted *= pow(max(u_volume.rgb, vec3(1e-4)), vec3(thickness / u_volume.a));
+    transmitted = transmitted_light(s, v_world, thickness);
 #endif
-#endif
+    extension_lobes(s, tbn);
     float occlusion = 1.0;
 #ifdef TEX_OCCLUSION
     occlusion = 1.0 + u_occlusion_strength * (sample_slot(u_occlusion_tex, u_occlusion_uv, u_occlusion_set).r - 1.0);

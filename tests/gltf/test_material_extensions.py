@@ -48,6 +48,22 @@ MATERIAL_EXTENSIONS = {
         "attenuationDistance": 0.1,
         "attenuationColor": [1, 0.9, 0.8],
     },
+    "KHR_materials_anisotropy": {"anisotropyStrength": 0.6, "anisotropyRotation": -7.5, "anisotropyTexture": texture()},
+    "KHR_materials_iridescence": {
+        "iridescenceFactor": 1,
+        "iridescenceTexture": texture(),
+        "iridescenceIor": 1.8,
+        "iridescenceThicknessMinimum": 0,
+        "iridescenceThicknessMaximum": 1200,
+        "iridescenceThicknessTexture": texture(1),
+    },
+    "KHR_materials_dispersion": {"dispersion": 0.3},
+    "KHR_materials_diffuse_transmission": {
+        "diffuseTransmissionFactor": 0.25,
+        "diffuseTransmissionTexture": texture(),
+        "diffuseTransmissionColorFactor": [1, 2, 0.5],  # > 1 allowed: the schema sets only a minimum
+        "diffuseTransmissionColorTexture": texture(1),
+    },
 }
 
 
@@ -122,6 +138,22 @@ def test_ior_is_zero_or_at_least_one(tmp_path, ior):
         ("KHR_materials_volume", "attenuationDistance", 0, "KHR_materials_volume/attenuationDistance"),
         ("KHR_materials_volume", "thicknessFactor", -1, "KHR_materials_volume/thicknessFactor"),
         ("KHR_materials_volume", "attenuationColor", [1, 1], "KHR_materials_volume/attenuationColor"),
+        ("KHR_materials_anisotropy", "anisotropyStrength", 1.5, "KHR_materials_anisotropy/anisotropyStrength"),
+        ("KHR_materials_anisotropy", "anisotropyRotation", "up", "KHR_materials_anisotropy/anisotropyRotation"),
+        ("KHR_materials_iridescence", "iridescenceIor", 0.5, "KHR_materials_iridescence/iridescenceIor"),
+        (
+            "KHR_materials_iridescence",
+            "iridescenceThicknessMinimum",
+            -1,
+            "KHR_materials_iridescence/iridescenceThicknessMinimum",
+        ),
+        ("KHR_materials_dispersion", "dispersion", -0.1, "KHR_materials_dispersion/dispersion"),
+        (
+            "KHR_materials_diffuse_transmission",
+            "diffuseTransmissionColorFactor",
+            [1, -1, 1],
+            "KHR_materials_diffuse_transmission/diffuseTransmissionColorFactor/1",
+        ),
     ],
 )
 def test_one_bad_value_gives_its_pointer(tmp_path, name, key, value, where):
@@ -138,6 +170,6 @@ def test_ior_message_names_both_allowed_ranges(tmp_path):
 
 
 def test_other_material_extensions_still_only_warn(tmp_path):
-    b = material_file({"KHR_materials_iridescence": {"iridescenceFactor": "anything"}})
+    b = material_file({"KHR_materials_pbrSpecularGlossiness": {"glossinessFactor": "anything"}})
     caught = load_silently(b, tmp_path)
-    assert len(caught) == 1 and "KHR_materials_iridescence" in str(caught[0].message)
+    assert len(caught) == 1 and "KHR_materials_pbrSpecularGlossiness" in str(caught[0].message)

@@ -93,7 +93,7 @@ def test_templates_are_unique_and_typed():
     assert len(templates) == len(set(templates))
     for p in PROPERTIES:
         assert p.type in TYPES
-        assert p.consumer in ("node", "material", "camera", "light")
+        assert p.consumer in ("node", "material", "camera", "light", "interaction")
         assert p.template.startswith("/") and "{}" in p.template
         if p.default is not None:
             assert len(p.default) == TYPES[p.type][1]
@@ -225,11 +225,14 @@ def test_visibility_needs_its_extension_object():
     assert "has no extensions/KHR_node_visibility" in found
 
 
-def test_node_selectability_and_hoverability_are_not_rendered():
-    assert "does not render KHR_node_selectability" in reason("/nodes/6/extensions/KHR_node_selectability/selectable")
+def test_node_selectability_and_hoverability_are_sampled_not_drawn():
+    """Interaction states: targets of their own consumer (so no node path meets them), shown=False."""
+    t = target("/nodes/6/extensions/KHR_node_selectability/selectable")
+    assert (t.property.consumer, t.property.field, t.property.shown, t.index) == ("interaction", "selectable", False, 6)
     raw = asset()
     raw["nodes"][0]["extensions"] = {"KHR_node_hoverability": {"hoverable": False}}
-    assert "does not render KHR_node_hoverability" in reason("/nodes/0/extensions/KHR_node_hoverability/hoverable", raw)
+    assert target("/nodes/0/extensions/KHR_node_hoverability/hoverable", raw).rest.tolist() == [0.0]
+    assert "has no extensions/KHR_node_hoverability" in reason("/nodes/1/extensions/KHR_node_hoverability/hoverable")
 
 
 def test_missing_node():
@@ -321,22 +324,30 @@ def test_texture_coordinate_set_is_not_animatable():
     assert "not animatable" in reason(f"/materials/1/pbrMetallicRoughness/baseColorTexture/{TT}/texCoord", raw)
 
 
-def test_unrendered_material_extensions():
+def test_every_khronos_material_extension_is_sampled_and_drawn():
+    """Issue 27: pointers into anisotropy, iridescence, dispersion and diffuse transmission are targets now."""
     ext = "/materials/1/extensions/KHR_materials_anisotropy/"
-    assert "animview does not render KHR_materials_anisotropy" in reason(ext + "anisotropyStrength")
-    assert "animview does not render KHR_materials_anisotropy" in reason(ext + f"anisotropyTexture/{TT}/rotation")
-    shown = {p.template: p.shown for p in PROPERTIES}
-    for template in (
-        "/materials/{}/extensions/KHR_materials_iridescence/iridescenceIor",
-        "/materials/{}/extensions/KHR_materials_dispersion/dispersion",
-        "/materials/{}/extensions/KHR_materials_diffuse_transmission/diffuseTransmissionFactor",
-    ):
-        assert shown[template] is False
-    raw = asset()
-    raw["materials"][0]["extensions"] = {"KHR_materials_dispersion": {}}
-    assert "does not render KHR_materials_dispersion" in reason(
-        "/materials/0/extensions/KHR_materials_dispersion/dispersion", raw
+    strength = target(ext + "anisotropyStrength")
+    assert (strength.property.field, strength.rest.tolist(), strength.property.shown) == (
+        "anisotropyStrength",
+        [0.5],
+        True,
     )
+    assert target(ext + "anisotropyRotation").rest.tolist() == [0.0]  # the default where the file omits it
+    assert target(ext + f"anisotropyTexture/{TT}/rotation").property.field == "anisotropy.rotation"
+    raw = asset()
+    raw["materials"][0]["extensions"] = {
+        "KHR_materials_dispersion": {},
+        "KHR_materials_iridescence": {"iridescenceThicknessMaximum": 250},
+        "KHR_materials_diffuse_transmission": {"diffuseTransmissionColorFactor": [1, 0.5, 0]},
+    }
+    assert target("/materials/0/extensions/KHR_materials_dispersion/dispersion", raw).rest.tolist() == [0.0]
+    iri = "/materials/0/extensions/KHR_materials_iridescence/"
+    assert target(iri + "iridescenceIor", raw).rest.tolist() == [1.3]
+    assert target(iri + "iridescenceThicknessMaximum", raw).rest.tolist() == [250.0]
+    dt = "/materials/0/extensions/KHR_materials_diffuse_transmission/diffuseTransmissionColorFactor"
+    assert target(dt, raw).rest.tolist() == [1.0, 0.5, 0.0]
+    assert all(p.shown for p in PROPERTIES if p.consumer == "material")
 
 
 def test_vendor_extensions_are_not_in_the_table():

@@ -230,11 +230,12 @@ def sphere_file(
     shape=uv_sphere,
     backdrop: dict | None = None,
     animate=None,
+    backdrop_at=(0.0, 0.0, -2.0),
 ):
     """A file with one unit sphere (or ``shape``) at the origin wearing ``material``; ``lights``
     (KHR_lights_punctual) are placed by ``light_nodes`` (node properties, each with its ``light`` index);
-    ``backdrop``: the material of a large square behind it (z = −2); ``animate(builder, nodes)`` adds
-    animations (``builder.add_animation``) once every node exists."""
+    ``backdrop``: the material of a large square behind it (centred at ``backdrop_at``);
+    ``animate(builder, nodes)`` adds animations (``builder.add_animation``) once every node exists."""
     tmp_path.mkdir(parents=True, exist_ok=True)
     b = GltfBuilder()
     pos, nrm, uv, idx = shape()
@@ -261,7 +262,7 @@ def sphere_file(
             "indices": b.add_accessor(bi.astype(np.uint16), target=34963),
             "material": b.add("materials", backdrop),
         }
-        nodes.append(b.add_node(mesh=b.add("meshes", {"primitives": [back]}), translation=[0.0, 0.0, -2.0]))
+        nodes.append(b.add_node(mesh=b.add("meshes", {"primitives": [back]}), translation=list(backdrop_at)))
     used = set(extensions)
     if lights:
         b.doc["extensions"] = {"KHR_lights_punctual": {"lights": lights}}

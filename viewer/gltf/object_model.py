@@ -8,8 +8,9 @@ KHR_lights_punctual and KHR_materials_ior READMEs.
 
 Decisions beyond the spec text (those about resolving a pointer are in ``pointer_rules``):
 
-* Properties of extensions animview does not render are in the table (``shown=False``) so that a pointer to one
-  is told apart from a pointer to nothing; vendor (EXT_, ADOBE_) properties are left out.
+* Every Khronos property is sampled; those animview does not draw (KHR_node_selectability and _hoverability:
+  interaction, not pictures) are ``shown=False`` under their own consumer "interaction", so no node code path
+  meets them. Vendor (EXT_, ADOBE_) properties are left out.
 * ``/meshes/{}/weights`` left the Object Model (KhronosGroup/glTF#2550, 2026), so it is not in the table.
 """
 
@@ -44,13 +45,10 @@ TEXTURE_SLOTS: dict[str, tuple[str, ...]] = {
     "specular_color": ("extensions", "KHR_materials_specular", "specularColorTexture"),
     "transmission": ("extensions", "KHR_materials_transmission", "transmissionTexture"),
     "thickness": ("extensions", "KHR_materials_volume", "thicknessTexture"),
-}
-# textureInfo slots of extensions animview does not render: KHR_texture_transform applies to every textureInfo.
-_UNRENDERED_SLOTS: dict[str, tuple[str, ...]] = {
     "anisotropy": ("extensions", "KHR_materials_anisotropy", "anisotropyTexture"),
     "iridescence": ("extensions", "KHR_materials_iridescence", "iridescenceTexture"),
     "iridescence_thickness": ("extensions", "KHR_materials_iridescence", "iridescenceThicknessTexture"),
-    # Inferred: KHR_materials_diffuse_transmission has no Object Model section; the textureInfo catch-all covers it.
+    # KHR_materials_diffuse_transmission has no Object Model section; the textureInfo catch-all covers it.
     "diffuse_transmission": ("extensions", "KHR_materials_diffuse_transmission", "diffuseTransmissionTexture"),
     "diffuse_transmission_color": (
         "extensions",
@@ -66,10 +64,10 @@ class Property:
 
     template: str  # "{}" stands for an array index
     type: str  # a key of TYPES
-    consumer: str  # "node" | "material" | "camera" | "light"
+    consumer: str  # "node" | "material" | "camera" | "light" | "interaction" (a node's undrawn states)
     field: str  # the consumer's name for it
     default: tuple[float, ...] | None  # schema default; None: animatable only where the file writes it
-    shown: bool = True  # False: in the Object Model, but animview does not render it
+    shown: bool = True  # False: sampled and reported, but animview does not draw it
 
 
 def _node(path: str, type_: str, field: str, default: tuple[float, ...] | None, shown: bool = True) -> Property:
@@ -104,8 +102,11 @@ PROPERTIES: tuple[Property, ...] = (
     _node("weights", "float[]", "weights", None),  # rest from node, mesh or zeros (pointer_rules)
     _node("weights/{}", "float", "weights", None),
     _node("extensions/KHR_node_visibility/visible", "bool", "visible", _ONE),
-    _node("extensions/KHR_node_selectability/selectable", "bool", "selectable", _ONE, shown=False),
-    _node("extensions/KHR_node_hoverability/hoverable", "bool", "hoverable", _ONE, shown=False),
+    # interaction states, not pictures: sampled and reported (``sample``), never drawn
+    Property(
+        "/nodes/{}/extensions/KHR_node_selectability/selectable", "bool", "interaction", "selectable", _ONE, False
+    ),
+    Property("/nodes/{}/extensions/KHR_node_hoverability/hoverable", "bool", "interaction", "hoverable", _ONE, False),
     _material("pbrMetallicRoughness/baseColorFactor", "float4", "baseColorFactor", (1.0, 1.0, 1.0, 1.0)),
     _material("pbrMetallicRoughness/metallicFactor", "float", "metallicFactor", _ONE),
     _material("pbrMetallicRoughness/roughnessFactor", "float", "roughnessFactor", _ONE),
@@ -127,33 +128,26 @@ PROPERTIES: tuple[Property, ...] = (
     _material(_EXT + "volume/attenuationDistance", "float", "attenuationDistance", None),  # undefined: infinite
     _material(_EXT + "volume/attenuationColor", "float3", "attenuationColor", (1.0, 1.0, 1.0)),
     *_transforms(TEXTURE_SLOTS, shown=True),
-    _material(_EXT + "anisotropy/anisotropyStrength", "float", "anisotropyStrength", _ZERO, shown=False),
-    _material(_EXT + "anisotropy/anisotropyRotation", "float", "anisotropyRotation", _ZERO, shown=False),
-    _material(_EXT + "iridescence/iridescenceFactor", "float", "iridescenceFactor", _ZERO, shown=False),
-    _material(_EXT + "iridescence/iridescenceIor", "float", "iridescenceIor", (1.3,), shown=False),
-    _material(
-        _EXT + "iridescence/iridescenceThicknessMinimum", "float", "iridescenceThicknessMinimum", (100.0,), shown=False
-    ),
-    _material(
-        _EXT + "iridescence/iridescenceThicknessMaximum", "float", "iridescenceThicknessMaximum", (400.0,), shown=False
-    ),
-    _material(_EXT + "dispersion/dispersion", "float", "dispersion", _ZERO, shown=False),
+    _material(_EXT + "anisotropy/anisotropyStrength", "float", "anisotropyStrength", _ZERO),
+    _material(_EXT + "anisotropy/anisotropyRotation", "float", "anisotropyRotation", _ZERO),
+    _material(_EXT + "iridescence/iridescenceFactor", "float", "iridescenceFactor", _ZERO),
+    _material(_EXT + "iridescence/iridescenceIor", "float", "iridescenceIor", (1.3,)),
+    _material(_EXT + "iridescence/iridescenceThicknessMinimum", "float", "iridescenceThicknessMinimum", (100.0,)),
+    _material(_EXT + "iridescence/iridescenceThicknessMaximum", "float", "iridescenceThicknessMaximum", (400.0,)),
+    _material(_EXT + "dispersion/dispersion", "float", "dispersion", _ZERO),
     # Inferred (no Object Model text names them): KHR_materials_diffuse_transmission by analogy with the others.
     _material(
         _EXT + "diffuse_transmission/diffuseTransmissionFactor",
         "float",
         "diffuseTransmissionFactor",
         _ZERO,
-        shown=False,
     ),
     _material(
         _EXT + "diffuse_transmission/diffuseTransmissionColorFactor",
         "float3",
         "diffuseTransmissionColorFactor",
         (1.0, 1.0, 1.0),
-        shown=False,
     ),
-    *_transforms(_UNRENDERED_SLOTS, shown=False),
     # Camera properties are required by the schema or optional without a default: none has a default.
     Property("/cameras/{}/perspective/yfov", "float", "camera", "yfov", None),
     Property("/cameras/{}/perspective/aspectRatio", "float", "camera", "aspectRatio", None),

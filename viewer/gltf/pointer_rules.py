@@ -43,6 +43,7 @@ class Target:
 # Where each consumer's objects live in the JSON, and how a reason names them.
 _COLLECTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "node": (("nodes",), "nodes"),
+    "interaction": (("nodes",), "nodes"),
     "material": (("materials",), "materials"),
     "camera": (("cameras",), "cameras"),
     "light": (("extensions", "KHR_lights_punctual", "lights"), "KHR_lights_punctual lights"),
@@ -98,8 +99,6 @@ def resolve(raw: dict, text: str) -> Target | str:
     why = _undefined(obj, prop, index)
     if why:
         return f"{name}: {why}"
-    if not prop.shown:
-        return f"{name}: animview does not render {_extension(prop)}"
     if prop.consumer == "node" and prop.field in ("translation", "rotation", "scale") and "matrix" in obj:
         return f"{name}: node {index} has a matrix (animated nodes use TRS)"
     value = _dig(obj, _relative(prop))
@@ -207,11 +206,6 @@ def _relative(prop: Property) -> tuple[str, ...]:
     """The template's path inside the indexed object."""
     tokens = prop.template.split("/")[1:]
     return tuple(tokens[tokens.index("{}") + 1 :])
-
-
-def _extension(prop: Property) -> str:
-    tokens = prop.template.split("/")
-    return tokens[tokens.index("extensions") + 1] if "extensions" in tokens else prop.field
 
 
 def _weights(raw: dict, name: str, text: str, prop: Property, index: int, tokens: tuple[str, ...]) -> Target | str:

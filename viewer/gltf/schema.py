@@ -82,6 +82,28 @@ MATERIAL_EXTENSIONS = {
             "attenuationColor": RGB_UNIT,
         }
     ),
+    "KHR_materials_anisotropy": obj(
+        {"anisotropyStrength": number(**UNIT), "anisotropyRotation": number(), "anisotropyTexture": _texture_info()}
+    ),
+    "KHR_materials_iridescence": obj(
+        {
+            "iridescenceFactor": number(**UNIT),
+            "iridescenceTexture": _texture_info(),
+            "iridescenceIor": number(minimum=1.0),
+            "iridescenceThicknessMinimum": number(minimum=0.0),
+            "iridescenceThicknessMaximum": number(minimum=0.0),
+            "iridescenceThicknessTexture": _texture_info(),
+        }
+    ),
+    "KHR_materials_dispersion": obj({"dispersion": number(minimum=0.0)}),
+    "KHR_materials_diffuse_transmission": obj(
+        {
+            "diffuseTransmissionFactor": number(**UNIT),
+            "diffuseTransmissionTexture": _texture_info(),
+            "diffuseTransmissionColorFactor": array(number(minimum=0.0), length=3),
+            "diffuseTransmissionColorTexture": _texture_info(),
+        }
+    ),
 }
 
 MATERIAL = obj(
@@ -113,6 +135,25 @@ PRIMITIVE = obj(
         "material": index("materials"),
         "mode": integer(enum=PRIMITIVE_MODES),
         "targets": array(mapping(index("accessors"), min_items=1), min_items=1),
+        # KHR_materials_variants: which material the primitive draws with under which variants
+        "extensions": obj(
+            {
+                "KHR_materials_variants": obj(
+                    {
+                        "mappings": array(
+                            obj(
+                                {
+                                    "variants": array(index("variants"), required=True, min_items=1),
+                                    "material": index("materials", required=True),
+                                }
+                            ),
+                            required=True,
+                            min_items=1,
+                        )
+                    }
+                )
+            }
+        ),
     }
 )
 
@@ -154,7 +195,10 @@ LIGHT = obj(
 SPOT_DEFAULTS = {"innerConeAngle": 0.0, "outerConeAngle": math.pi / 4}  # radians
 
 # Arrays that indices point into but that live inside an extension: ref name → path from the root.
-NESTED_ARRAYS = {"lights": ("extensions", "KHR_lights_punctual", "lights")}
+NESTED_ARRAYS = {
+    "lights": ("extensions", "KHR_lights_punctual", "lights"),
+    "variants": ("extensions", "KHR_materials_variants", "variants"),
+}
 
 SPARSE = obj(
     {
@@ -244,7 +288,14 @@ GLTF = obj(
         "extensionsUsed": array(string()),
         "extensionsRequired": array(string()),
         # before nodes, which index its lights
-        "extensions": obj({"KHR_lights_punctual": obj({"lights": array(LIGHT, required=True)})}),
+        "extensions": obj(
+            {
+                "KHR_lights_punctual": obj({"lights": array(LIGHT, required=True)}),
+                "KHR_materials_variants": obj(
+                    {"variants": array(obj({"name": string(required=True)}), required=True, min_items=1)}
+                ),
+            }
+        ),
         "scene": index("scenes"),
         "scenes": array(obj({"nodes": array(index("nodes"))})),
         "nodes": array(NODE),

@@ -44,6 +44,11 @@ SUPPORTED_EXTENSIONS = frozenset(
         "KHR_materials_sheen",
         "KHR_materials_transmission",
         "KHR_materials_volume",
+        "KHR_materials_anisotropy",
+        "KHR_materials_iridescence",
+        "KHR_materials_dispersion",
+        "KHR_materials_diffuse_transmission",
+        "KHR_materials_variants",  # the variant chooser: scene/variants.py
         "KHR_animation_pointer",  # channels resolved against the Object Model (object_model.py)
         "KHR_node_visibility",  # nodes hidden with their subtrees, statically and animated
     }

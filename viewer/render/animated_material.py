@@ -14,7 +14,8 @@ from dataclasses import replace
 import numpy as np
 
 from viewer.gltf.object_model import PROPERTIES, TEXTURE_SLOTS
-from viewer.render.materials import Material, dig, material_factors, texture_transform
+from viewer.render.material_factors import dig, material_factors, texture_transform
+from viewer.render.materials import Material
 
 # field → the JSON path inside a material its pointer names (after "/materials/N/")
 MATERIAL_PATHS: dict[str, tuple[str, ...]] = {

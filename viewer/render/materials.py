@@ -24,6 +24,7 @@ import numpy as np
 from viewer.base.errors import GltfError
 from viewer.gltf.object_model import TEXTURE_SLOTS
 from viewer.render.image_decode import decode_ktx2, decode_texels
+from viewer.render.material_factors import dig, material_factors, texture_transform
 from viewer.scene.scene import Scene
 
 GL_SRGB8_ALPHA8, GL_RGBA8 = 0x8C43, 0x8058
@@ -35,7 +36,9 @@ DEFAULT_MIN_FILTER, DEFAULT_MAG_FILTER = 9987, LINEAR
 IDENTITY3 = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
 
 # slot name (shader: TEX_<NAME>, u_<name>_tex/_uv/_set) → (JSON path inside the material, colour data?)
-SRGB_SLOTS = frozenset({"base", "emissive", "sheen_color", "specular_color"})  # colour data; the rest is linear
+SRGB_SLOTS = frozenset(
+    {"base", "emissive", "sheen_color", "specular_color", "diffuse_transmission_color"}
+)  # colour data; the rest is linear
 SLOTS: dict[str, tuple[tuple[str, ...], bool]] = {
     name: (path, name in SRGB_SLOTS) for name, path in TEXTURE_SLOTS.items()
 }
@@ -75,6 +78,10 @@ class Material:
     sheen: tuple[float, float, float, float] | None = None  # colour, roughness
     transmission: float | None = None
     volume: tuple[float, float, float, float, float] | None = None  # attenuation colour, distance (0: ∞), thickness
+    anisotropy: tuple[float, float] | None = None  # strength, rotation (radians)
+    iridescence: tuple[float, float, float, float] | None = None  # factor, film IOR, thickness min, max (nm)
+    dispersion: float | None = None  # 20 / Abbe number; only on a volume
+    diffuse_transmission: tuple[float, float, float, float] | None = None  # colour, factor
     slots: dict[str, TextureSlot] = field(default_factory=dict)
     source: dict = field(default_factory=dict, compare=False, repr=False)  # the material's JSON in the file
 
@@ -104,6 +111,14 @@ class Material:
             d["TRANSMISSION"] = ""
             if self.volume is not None:
                 d["VOLUME"] = ""
+                if self.dispersion is not None:
+                    d["DISPERSION"] = ""
+        if self.anisotropy is not None:
+            d["ANISOTROPY"] = ""
+        if self.iridescence is not None:
+            d["IRIDESCENCE"] = ""
+        if self.diffuse_transmission is not None:
+            d["DIFFUSE_TRANSMISSION"] = ""
         return d
 
     def uniforms(self) -> tuple[tuple[str, object], ...]:
@@ -130,6 +145,16 @@ class Material:
             ("u_volume", volume[:4]),
             ("u_thickness", volume[4]),
         ]
+        # the new lobes' uniforms only where their define is on: a material without them sets nothing more
+        if self.anisotropy is not None:
+            r = self.anisotropy[1]
+            out.append(("u_anisotropy", (float(np.cos(r)), float(np.sin(r)), self.anisotropy[0])))
+        if self.iridescence is not None:
+            out.append(("u_iridescence", self.iridescence))
+        if self.dispersion is not None:
+            out.append(("u_dispersion", self.dispersion))
+        if self.diffuse_transmission is not None:
+            out.append(("u_diffuse_transmission", self.diffuse_transmission))
         for name, slot in self.slots.items():
             out.append((f"u_{name}_uv", slot.transform))
             out.append((f"u_{name}_set", (float(slot.uv_set), float(slot.mirror[0]), float(slot.mirror[1]))))
@@ -142,19 +167,6 @@ class Material:
 
 
 DEFAULT_MATERIAL = Material()  # glTF 2.0 §3.9.6: the default material when a primitive names none
-
-
-def dig(obj: dict, path: tuple[str, ...]):
-    """The value at ``path`` inside nested dicts, None where a key is missing."""
-    for key in path:
-        if not isinstance(obj, dict) or key not in obj:
-            return None
-        obj = obj[key]
-    return obj
-
-
-def _floats(value, default) -> tuple[float, ...]:
-    return tuple(float(x) for x in (default if value is None else value))
 
 
 class MaterialLibrary:
@@ -254,66 +266,3 @@ class MaterialLibrary:
         for tex in self._textures.values():
             tex.release()
         self._textures.clear()
-
-
-def material_factors(m: dict) -> dict[str, object]:
-    """The ``Material`` fields a glTF material's JSON sets, textures aside: one reading for the file's values
-    and for the values an animation (KHR_animation_pointer) writes into a copy of it."""
-    pbr = m.get("pbrMetallicRoughness", {})
-    ext = m.get("extensions", {})
-    strength = float(ext.get("KHR_materials_emissive_strength", {}).get("emissiveStrength", 1.0))
-    clearcoat = sheen = transmission = volume = None
-    if "KHR_materials_clearcoat" in ext:
-        c = ext["KHR_materials_clearcoat"]
-        clearcoat = (
-            float(c.get("clearcoatFactor", 0.0)),
-            float(c.get("clearcoatRoughnessFactor", 0.0)),
-            float(c.get("clearcoatNormalTexture", {}).get("scale", 1.0)),
-        )
-    if "KHR_materials_sheen" in ext:
-        sh = ext["KHR_materials_sheen"]
-        sheen = (*_floats(sh.get("sheenColorFactor"), (0.0, 0.0, 0.0)), float(sh.get("sheenRoughnessFactor", 0.0)))
-    if "KHR_materials_transmission" in ext:
-        transmission = float(ext["KHR_materials_transmission"].get("transmissionFactor", 0.0))
-        if "KHR_materials_volume" in ext:
-            v = ext["KHR_materials_volume"]
-            volume = (
-                *_floats(v.get("attenuationColor"), (1.0, 1.0, 1.0)),
-                float(v.get("attenuationDistance", 0.0)),
-                float(v.get("thicknessFactor", 0.0)),
-            )
-    spec = ext.get("KHR_materials_specular", {})
-    ior = float(ext.get("KHR_materials_ior", {}).get("ior", 1.5))
-    return dict(
-        base_color=_floats(pbr.get("baseColorFactor"), (1.0, 1.0, 1.0, 1.0)),
-        metallic=float(pbr.get("metallicFactor", 1.0)),
-        roughness=float(pbr.get("roughnessFactor", 1.0)),
-        emissive=tuple(strength * x for x in _floats(m.get("emissiveFactor"), (0.0, 0.0, 0.0))),
-        alpha_mode=m.get("alphaMode", "OPAQUE"),
-        alpha_cutoff=float(m.get("alphaCutoff", 0.5)),
-        double_sided=bool(m.get("doubleSided", False)),
-        unlit="KHR_materials_unlit" in ext,
-        normal_scale=float(m.get("normalTexture", {}).get("scale", 1.0)),
-        occlusion_strength=float(m.get("occlusionTexture", {}).get("strength", 1.0)),
-        ior=ior if ior >= 1.0 else 1e6,  # ior 0 is the extension's "infinitely dense": a perfect mirror F0 = 1
-        specular=(*_floats(spec.get("specularColorFactor"), (1.0, 1.0, 1.0)), float(spec.get("specularFactor", 1.0))),
-        clearcoat=clearcoat,
-        sheen=sheen,
-        transmission=transmission,
-        volume=volume,
-    )
-
-
-def texture_transform(ext: dict) -> tuple[float, ...]:
-    """KHR_texture_transform as a column-major mat3 (9 floats): uv' = T(offset) · R(rotation) · S(scale) · uv.
-
-    R = [[cos r, sin r], [-sin r, cos r]]: "counter-clockwise" in glTF's UV space, whose v axis points down.
-    The extension's README listing has the transpose; this is what the sample model TextureTransformTest,
-    three.js and the Khronos Sample Viewer do (KhronosGroup/glTF issue #1563).
-    """
-    ox, oy = (float(x) for x in ext.get("offset", (0.0, 0.0)))
-    sx, sy = (float(x) for x in ext.get("scale", (1.0, 1.0)))
-    r = float(ext.get("rotation", 0.0))
-    c, s = np.cos(r), np.sin(r)
-    m = np.array([[c * sx, s * sy, ox], [-s * sx, c * sy, oy], [0.0, 0.0, 1.0]])
-    return tuple(float(x) for x in m.T.reshape(-1))
