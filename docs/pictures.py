@@ -105,44 +105,26 @@ EXT_VIEWS = [
 
 
 def extension_models(out: Path, cell=(400, 300)) -> None:
-    """Each material-extension sample model as ``animview render`` draws it (left) beside the screenshot its
-    sample repository publishes (right: the Khronos Sample Viewer, its own camera and environment)."""
+    """Each material-extension sample model as ``animview render`` draws it (top row) above the screenshot its
+    sample repository publishes (bottom row: the Khronos Sample Viewer, its own camera and environment)."""
     from PIL import ImageDraw
 
-    rows = []
-    for name, file, shot, flags in EXT_VIEWS:
+    sheet = Image.new("RGB", (cell[0] * len(EXT_VIEWS), 2 * cell[1]), (24, 24, 24))
+    draw = ImageDraw.Draw(sheet)
+    for k, (name, file, shot, flags) in enumerate(EXT_VIEWS):
         ours = DOCS / f"_{name}.png"
         size = f"{cell[0]}x{cell[1]}"
-        subprocess.run(
-            [
-                *RENDER,
-                str(EXT / name / file),
-                "--no-grid",
-                "--no-axes",
-                "--quiet",
-                "--size",
-                size,
-                *flags,
-                "-o",
-                str(ours),
-            ],
-            check=True,
-        )
-        left = Image.open(ours).convert("RGB")
+        command = [*RENDER, str(EXT / name / file), "--no-grid", "--no-axes", "--quiet", "--size", size, *flags]
+        subprocess.run([*command, "-o", str(ours)], check=True)
+        sheet.paste(Image.open(ours).convert("RGB"), (k * cell[0], 0))
         ours.unlink()
-        right = Image.open(EXT / name / shot).convert("RGB")
-        right.thumbnail(cell)
-        row = Image.new("RGB", (2 * cell[0], cell[1]), (24, 24, 24))
-        row.paste(left, (0, 0))
-        row.paste(right, (cell[0] + (cell[0] - right.width) // 2, (cell[1] - right.height) // 2))
-        draw = ImageDraw.Draw(row)
-        for x, label in ((6, f"animview: {name}"), (cell[0] + 6, "published screenshot")):
-            draw.rectangle((x - 4, 4, x + 7 * len(label), 20), fill=(0, 0, 0))
-            draw.text((x, 6), label, fill=(255, 255, 255))
-        rows.append(row)
-    sheet = Image.new("RGB", (2 * cell[0], cell[1] * len(rows)))
-    for k, row in enumerate(rows):
-        sheet.paste(row, (0, k * cell[1]))
+        published = Image.open(EXT / name / shot).convert("RGB")
+        published.thumbnail(cell)
+        x = k * cell[0] + (cell[0] - published.width) // 2
+        sheet.paste(published, (x, cell[1] + (cell[1] - published.height) // 2))
+        for y, label in ((4, f"animview: {name}"), (cell[1] + 4, "published screenshot")):
+            draw.rectangle((k * cell[0] + 2, y, k * cell[0] + 10 + 6 * len(label), y + 14), fill=(0, 0, 0))
+            draw.text((k * cell[0] + 6, y + 2), label, fill=(255, 255, 255))
     sheet.save(out, optimize=True)
 
 

@@ -1,9 +1,9 @@
 """Shared test settings: where the Khronos sample models are.
 
 One setting: the environment variable ``ANIMVIEW_KHRONOS``, defaulting to ``../shared/assets/khronos``
-next to the repository; the material models are its sibling ``khronos-pbr``. Tests that need the models take
-the ``khronos_dir`` fixture (skips cleanly when the folder is absent) or call ``khronos_model(name)`` /
-``pbr_model(name)``.
+next to the repository; the material models are its sibling ``khronos-pbr``, the material-extension models
+``khronos-ext``. Tests that need the models take the ``khronos_dir`` fixture (skips cleanly when the folder is
+absent) or call ``khronos_model(name)`` / ``pbr_model(name)`` / ``ext_model(name)``.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parents[1]
 KHRONOS_DIR = Path(os.environ.get("ANIMVIEW_KHRONOS", REPO_ROOT.parent / "shared" / "assets" / "khronos"))
 KHRONOS_PBR_DIR = KHRONOS_DIR.parent / "khronos-pbr"  # the material test models, beside the animated ones
+KHRONOS_EXT_DIR = KHRONOS_DIR.parent / "khronos-ext"  # material-extension models, each in a variant's folder
 
 
 def _model_file(root: Path, name: str) -> Path:
@@ -34,6 +35,15 @@ def khronos_model(name: str) -> Path:
 def pbr_model(name: str) -> Path:
     """The .gltf or .glb of the Khronos material model folder ``name`` (e.g. "DamagedHelmet"); skips if absent."""
     return _model_file(KHRONOS_PBR_DIR, name)
+
+
+def ext_model(name: str) -> Path:
+    """The .gltf or .glb of the material-extension model folder ``name`` (e.g. "MaterialsVariantsShoe"), found in
+    the one sample-repository variant folder it keeps (``glTF``, ``glTF-Binary``, …); skips if absent."""
+    files = sorted((KHRONOS_EXT_DIR / name).glob("*/*.gltf")) + sorted((KHRONOS_EXT_DIR / name).glob("*/*.glb"))
+    if not files:
+        pytest.skip(f"Khronos sample model {name} not found in {KHRONOS_EXT_DIR} (set ANIMVIEW_KHRONOS)")
+    return files[0]
 
 
 def khronos_model_names() -> list[str]:

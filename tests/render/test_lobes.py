@@ -203,3 +203,15 @@ def test_an_animated_pointer_to_a_new_property_is_drawn(gl, tmp_path, pointer, k
     assert np.abs(first.astype(int) - shot(still[0])).max() <= 1
     assert np.abs(last.astype(int) - shot(still[1])).max() <= 1
     assert np.abs(first.astype(int) - last).max() > 20
+
+
+def test_anisotropy_gets_tangents_without_a_normal_texture():
+    """Its direction is in tangent space: a mesh without TANGENT gets generated ones, on the texture's own set."""
+    from viewer.render.gpu_mesh import tangent_uv_set
+    from viewer.render.materials import Material, TextureSlot
+
+    assert tangent_uv_set(Material()) is None
+    assert tangent_uv_set(Material(anisotropy=(0.5, 0.0))) == 0
+    slot = TextureSlot(texture=None, uv_set=1, transform=(), mirror=(False, False))
+    assert tangent_uv_set(Material(anisotropy=(0.5, 0.0), slots={"anisotropy": slot})) == 1
+    assert tangent_uv_set(Material(anisotropy=(0.5, 0.0), unlit=True)) is None

@@ -58,6 +58,7 @@ class ViewOptions:
         allow_outside_folder: files opened may name buffers and images outside their folder tree.
         camera: look through this glTF camera (index; a node must carry it) instead of the orbit camera.
         look: the View section's look to start with (``Look`` field → value; the command line's flags).
+        variant: the KHR_materials_variants variant to start with (None: the file's own materials).
         against: a second file (B) held against this one: panes A | B and the divergence strip.
         against_clip, against_mode: B's clip (an index into B's clips) and mode, when not the clip matched with
             A's and A's mode (the Compare panel changes them).
@@ -75,6 +76,7 @@ class ViewOptions:
     allow_outside_folder: bool = False
     camera: int | None = None
     look: dict = field(default_factory=dict)
+    variant: int | None = None
     against: Path | None = None
     against_clip: int | None = None
     against_mode: str | None = None
@@ -128,6 +130,7 @@ class ViewerApp(InputMixin, FrameMixin, FilesMixin, mglw.WindowConfig):
         clock = Clock(speed=options.speed)
         self.state = ViewerState(self.scene, clock, options.animation, options.mode, options.fps, options.compare)
         self.state.display.look = Look(**options.look)
+        self.state.display.variant = options.variant
         if against is None and options.against is not None:
             against = load(options.against, options.allow_outside_folder)
         self.state.set_against(against)

@@ -260,6 +260,16 @@ def pick_clip(scene, text: str | None, command: str, flag: str = "--animation"):
     raise UsageError(f"{prog(command)}: {flag} {shorten(text)} is not in {scene.path} (it has {names})")
 
 
+def add_variant_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--variant NAME|K`` (``pick_variant`` reads it); ``help`` says what the command does with it."""
+    parser.add_argument("--variant", default=None, metavar="NAME|K", help=help)
+
+
+def pick_variant(scene, text: str | None, command: str) -> int | None:
+    """The KHR_materials_variants variant ``--variant`` names (``Variants.resolve``); None when not given."""
+    return None if text is None else scene.variants.resolve(text, prog(command), scene.path)
+
+
 def pick_camera(scene, text: str, command: str) -> str | int:
     """``--camera auto|K|NAME`` → "auto" or the index of a glTF camera that a node carries.
 

@@ -29,7 +29,9 @@ def run(args) -> int:
 
 
 def describe(scene: Scene) -> dict:
-    """Counts, skins, morph targets, lights and every animation channel (node, path, interpolation, keys, times)."""
+    """Counts, skins, morph targets, lights, material variants (KHR_materials_variants: how many primitives each
+    maps, and how many of those it gives another material than their own) and every animation channel (node,
+    path, interpolation, keys, times)."""
     nodes = scene.nodes
     return {
         "file": str(scene.path),
@@ -42,6 +44,7 @@ def describe(scene: Scene) -> dict:
         "skins": [{"index": i, "name": s.name, "joints": int(len(s.joints))} for i, s in enumerate(scene.skins)],
         "cameras": [{"index": i, "name": c.name, "type": c.type} for i, c in enumerate(scene.cameras)],
         "lights": _lights(scene),
+        "variants": _variants(scene),
         "animations": [
             {
                 "index": clip.index,
@@ -77,6 +80,14 @@ def _channel(scene: Scene, ch: Channel) -> dict:
         resolved = pointer_rules.resolve(scene.document.raw, ch.pointer)
         out.update(pointer=ch.pointer, target=ch.label(scene.nodes.names), type=resolved.property.type)
     return out
+
+
+def _variants(scene: Scene) -> list[dict]:
+    v = scene.variants
+    return [
+        {"index": k, "name": name, "primitives": v.mapping_count(k), "changed": v.changed_count(k)}
+        for k, name in enumerate(v.names)
+    ]
 
 
 def _lights(scene: Scene) -> list[dict]:
@@ -126,6 +137,12 @@ def table(info: dict) -> str:
     for s in info["skins"]:
         lines.append(f"  skin {s['index']} {s['name']!r}: {s['joints']} joints")
     lines += [_light_line(light) for light in info["lights"]]
+    for v in info["variants"]:
+        plural = "" if v["primitives"] == 1 else "s"
+        lines.append(
+            f"  variant {v['index']} {v['name']!r}: {v['primitives']} primitive{plural} mapped, "
+            f"{v['changed']} with another material than their own"
+        )
     for anim in info["animations"]:
         lines.append(
             f"  animation {anim['index']} {anim['name']!r}: {anim['duration']:.4f} s, "

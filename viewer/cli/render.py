@@ -34,6 +34,10 @@ AGAINST_HELP = (
     "B's mode --mode-b)"
 )
 NODE_HELP = "with --compare: node the trails and curves follow (default: the three that move most)"
+VARIANT_HELP = (
+    "the file's material variant NAME or K (KHR_materials_variants); with --outdir, 'all': a thumbnail per "
+    "variant besides the default one"
+)
 
 
 def add_parser(subparsers) -> None:
@@ -53,6 +57,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("--start", type=a.seconds, default=None, help="first time of a sequence (default 0)")
     p.add_argument("--end", type=a.seconds, default=None, help="last time of a sequence (default: the clip's end)")
     a.add_camera_argument(p, "auto (orbit view fitted to the whole clip) or a glTF camera by index or name")
+    a.add_variant_argument(p, VARIANT_HELP)
     p.add_argument("--frame", choices=("auto", "clip", "pose"), default="auto", help=FRAME_HELP)
     p.add_argument("--yaw", type=a.degrees, default=None, help="auto camera: degrees around +Y from +Z")
     p.add_argument("--pitch", type=a.degrees, default=None, help="auto camera: degrees above the ground")
@@ -123,6 +128,7 @@ def run(args) -> int:
     scene = a.load_scene(args, NAME)
     clip = a.pick_clip(scene, args.animation, NAME)
     options = RenderOptions(grid=not args.no_grid, axes=not args.no_axes, look=Look(**a.look_options(args)))
+    options.variant = a.pick_variant(scene, args.variant, NAME)
     if args.background is not None:
         options.background = args.background
     view = export.View(

@@ -76,6 +76,7 @@ def run(args) -> int:
         "preview": args.preview,
         "preview_size": list(size),
         "fps": float(args.fps),
+        "variants": args.variant,
     }
     requests = requests_for(
         files, Limits(args.time_limit, args.memory_limit), previews, engines=la.engines(args, "render")

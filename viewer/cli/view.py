@@ -39,6 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=a.size, default=(1280, 720), help="window size WIDTHxHEIGHT")
     parser.add_argument("--frames", type=int, metavar="N", help="quit after N frames")
     a.add_camera_argument(parser, "look through the file's camera K (by index or name) instead of the orbit camera")
+    a.add_variant_argument(parser, "start with the file's material variant NAME or K (KHR_materials_variants)")
     a.add_look_arguments(parser)
     parser.add_argument(
         "--screenshot-dir",
@@ -60,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
     clip = a.pick_clip(scene, args.animation, "")
     against_clip, against_mode = a.against_choice(args, against, "")
     camera = a.pick_camera(scene, args.camera, "")
+    variant = a.pick_variant(scene, args.variant, "")
     if args.against is not None and args.compare is not None:
         raise UsageError("animview: --against shows the two files side by side; leave out --compare")
     if args.speed == 0:
@@ -80,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
         allow_outside_folder=args.allow_outside_folder,
         camera=None if camera == "auto" else camera,
         look=a.look_options(args),
+        variant=variant,
         against=Path(args.against) if args.against is not None else None,
         against_clip=against_clip,
         against_mode=against_mode,

@@ -60,6 +60,7 @@ class OverlayOffscreen(Offscreen):
         self.state.display.skeleton, self.state.display.bounds = look.skeleton, look.bounds
         # the command line's grid and look, shown in the View section as the window would show them
         self.state.display.grid, self.state.display.look = self.view.options.grid, self.view.options.look
+        self.state.display.variant = self.view.options.variant
         self.state.select_node(look.selected if look.selected is not None else _first_animated(clip))
         self.state.tree_revealed = self.state.selected_node  # a still picture shows the readout, not the tree
         if look.playing and clip is not None:

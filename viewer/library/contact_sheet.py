@@ -8,6 +8,9 @@ clip — a file that failed (any status but "ok") gets one cell, and so does a f
   into the cell; a hatched placeholder when there is none or it cannot be read;
 - the file as given under its root, shortened in the middle (``viewer.base.errors.shorten``) to fit, and the clip's
   index, name and duration;
+- with ``render --outdir --variant``, one more cell per clip and KHR_materials_variants variant drawn, right
+  after the clip's own, its second line naming the variant first (``variant 1 beach · 0: Walk``: a shortened
+  line keeps its ends, and the variant is what tells the cells apart);
 - a badge coloured by the worst level among the clip's and its file's findings — error red, warning amber,
   info grey, none green — with the counts per level ("2 warn · 5 info"); a failed file's badge is its status,
   in red, with the error's line above it in red.
@@ -112,31 +115,25 @@ def cells_of(results: list[dict]) -> list[dict]:
         file_findings = list(r.get("findings", []))
         clips = r.get("clips", [])
         if not clips:
-            cells.append(
-                {
-                    "file": file,
-                    "title": "no animations",
-                    "thumbnail": r.get("thumbnail"),
-                    "counts": level_counts(file_findings),
-                    "status": status,
-                    "error": None,
-                }
-            )
+            cell = {"file": file, "title": "no animations", "thumbnail": r.get("thumbnail")}
+            cells += _with_variants(cell, r, level_counts(file_findings), status)
         for clip in clips:
             title = f"{clip.get('index', '?')}: {clip.get('name', '')}"
             if clip.get("duration") is not None:
                 title += f" · {clip['duration']:.2f} s"
-            cells.append(
-                {
-                    "file": file,
-                    "title": title,
-                    "thumbnail": clip.get("thumbnail"),
-                    "counts": level_counts(file_findings + list(clip.get("findings", []))),
-                    "status": status,
-                    "error": None,
-                }
-            )
+            cell = {"file": file, "title": title, "thumbnail": clip.get("thumbnail")}
+            cells += _with_variants(cell, clip, level_counts(file_findings + list(clip.get("findings", []))), status)
     return cells
+
+
+def _with_variants(cell: dict, shown: dict, counts: dict, status: str) -> list[dict]:
+    """``cell`` (a clip's, or a clip-less file's) and one like it per variant picture of ``shown``."""
+    cell.update(counts=counts, status=status, error=None)
+    out = [cell]
+    for v in shown.get("variants") or []:
+        title = f"variant {v.get('index', '?')} {v.get('name', '')} · {cell['title']}"
+        out.append({**cell, "title": title, "thumbnail": v.get("thumbnail")})
+    return out
 
 
 def default_columns(n: int, cell_size: tuple[int, int]) -> int:

@@ -13,9 +13,12 @@ Result of one file::
      "error": None | "one line",          # GltfError's line, or what the limit / crash was
      "findings": [finding, ...],          # file-level (extensions, load warnings, ...)
      "clips": [{"index": 0, "name": "Survey", "duration": 3.41, "channels": 24, "keys": 1992,
-                "findings": [finding, ...], "thumbnail": None | "/abs/x.png", "preview": None | "/abs/x.gif"}],
+                "findings": [finding, ...], "thumbnail": None | "/abs/x.png", "preview": None | "/abs/x.gif",
+                "variants": [{"index": 1, "name": "beach", "thumbnail": "/abs/x.png", "preview": None}]}],
+                                          # a clip's "variants": only from render --outdir --variant
      "counts": {"error": 0, "warning": 2, "info": 5},   # over the file's and its clips' findings
      "thumbnail": None | "/abs/x.png",    # only a file without clips: its still (rendered runs only)
+     "variants": [...],                   # only a file without clips, rendered with --variant: as a clip's
      "against": {"counterpart": "opt/Fox/Fox.gltf", "status": "same" | "differs" | "missing" | "error",
                  "max_distance": 0.0 | None, "max_distance_rel": 0.0 | None},   # only with --against
      "seconds": 0.12, "peak_mb": 143.0, "attempts": 1, "worker": "local-0"}
@@ -61,7 +64,7 @@ CODES = {
 }
 STATUSES = ("ok", "error", "time-limit", "memory-limit", "crashed")
 RUN_KEYS = ("seconds", "peak_mb", "attempts", "worker")  # depend on the run, not the file
-OUTPUT_KEYS = ("thumbnail", "preview")  # where this run wrote pictures
+OUTPUT_KEYS = ("thumbnail", "preview", "variants")  # where this run wrote pictures
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@ A request is a plain dict (it crosses pipes and the network)::
 
     {"label": "lib/Fox/Fox.gltf", "path": "/abs/.../Fox.gltf",
      "previews": None | {"outdir": "/abs/out", "stem": "...", "thumb_size": [192, 144],
-                         "preview": None | "gif" | "png" | "mp4", "preview_size": [320, 240], "fps": 15.0},
+                         "preview": None | "gif" | "png" | "mp4", "preview_size": [320, 240], "fps": 15.0,
+                         "variants": None | "all" | "NAME" | "K"},   # KHR_materials_variants pictures too
      "against": None | {"path": "/abs/DIR/.../Fox.gltf", "root": "/abs/DIR", ...},   # findings_diff
      "engines": None | ["three", "filament"]}   # findings_engines (None or absent: every engine; []: none)
 
@@ -53,14 +54,24 @@ def _render(result: dict, scene, want: dict) -> None:
             want.get("preview"),
             tuple(want["preview_size"]),
             float(want["fps"]),
+            want.get("variants"),
         )
     except Exception as exc:  # no GL here, or a driver or shader fault on this file: report it, keep the worker
         line = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
         result["findings"].append(Finding("render-error", "", line[:300]).as_dict())
         return
-    by_index = {m["index"]: m for m in made}
+    by_index = {m["index"]: m for m in made if m.get("variant") is None}
+    variants: dict = {}  # clip index → its pictures in the variants asked for (``render --outdir --variant``)
+    for m in made:
+        if m.get("variant") is not None:
+            shot = {"index": m["variant"], "name": m["variant_name"], "thumbnail": m["thumbnail"]}
+            variants.setdefault(m["index"], []).append({**shot, "preview": m["preview"]})
     for clip in result["clips"]:
         got = by_index.get(clip["index"], {})
         clip["thumbnail"], clip["preview"] = got.get("thumbnail"), got.get("preview")
+        if clip["index"] in variants:
+            clip["variants"] = variants[clip["index"]]
     if not result["clips"] and made:  # a file without clips: its still, as a clip-less row
-        result["thumbnail"] = made[0].get("thumbnail")
+        result["thumbnail"] = by_index.get(None, made[0]).get("thumbnail")
+        if None in variants:
+            result["variants"] = variants[None]

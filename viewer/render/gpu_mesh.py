@@ -5,9 +5,17 @@ colours, skin sets, morph targets) and its material (texture slots it can read, 
 material extensions); ``GpuPrimitive.program_and_vao`` compiles (or finds in the cache) that variant.
 Tangents are uploaded from the file or generated (``tangents.py``) only where a normal texture needs them.
 Nothing here runs per frame except ``draw``.
+
+A primitive of a file with KHR_materials_variants is made ready for every material it can take
+(``scene/variants.py``): tangents when any of them has a normal texture, the closed-surface test when any may
+be culled. Switching variants (``GpuScene.use_variant``) then only points each primitive at another material of
+the ``MaterialLibrary``, which holds every material of the file: nothing is uploaded, and the vertex arrays of
+each material's program stay cached, so a click in the View section costs no more than a frame.
 """
 
 from __future__ import annotations
+
+from typing import Sequence
 
 import moderngl
 import numpy as np
@@ -43,12 +51,16 @@ class GpuPrimitive:
     Attributes:
         source: the scene primitive it was made from.
         data: the CPU arrays uploaded (kept for bounds and tests).
-        material: its material (with the texture already on the GPU).
+        material: the material it draws with now (with the texture already on the GPU): its own, or a
+            variant's (``use_material``).
+        material_index: the glTF index of ``material`` (None: the default material): where animated values
+            of the material (KHR_animation_pointer) are found.
         morph: its morph-target textures (and, when heavy, its morph pass: see ``morph.py``).
         skinned: it has JOINTS_0/WEIGHTS_0 (drawn with the skin of the node that uses it).
         center: (3,) centre of its POSITION bounds, model space (back-to-front sorting of BLEND draws).
         closed: an OPAQUE, double-sided, unskinned triangle surface that is closed and faces outward
-            (``closed.closed_outward``): its back faces may be culled whenever the camera is outside it.
+            (``closed.closed_outward``): its back faces may be culled whenever the camera is outside it
+            (a property: a variant's material may be neither opaque nor double-sided).
         lo, hi: (3,) POSITION bounds, model space; delta_lo, delta_hi: (targets, 3) bounds of each morph
             target's POSITION deltas (for conservative morphed bounds).
     """
@@ -60,15 +72,21 @@ class GpuPrimitive:
         primitive: Primitive,
         material: Material,
         closed_cache: dict | None = None,
+        alternatives: Sequence[Material] = (),
     ) -> None:
+        """``alternatives``: the other materials it may be switched to (its variants'), readied for now."""
         self.ctx = ctx
         self.programs = programs
         self.source = primitive
         self.material = material
+        self.material_index = primitive.material
+        every = (material, *alternatives)
         # POSITION may hold inf or NaN (validation lets float data through): the GPU drops such triangles,
         # and the CPU preparation must neither warn nor fail on them
         with np.errstate(over="ignore", invalid="ignore"):
-            self.data: MeshData = prepare(primitive, tangent_uv_set(material))
+            # one tangent set per primitive: the own material's, else the first variant's that needs one
+            uv_set = next((k for k in map(tangent_uv_set, every) if k is not None), None)
+            self.data: MeshData = prepare(primitive, uv_set)
             deltas = morph_deltas(primitive, "POSITION", self.data.source_vertex)
             self.morph = MorphTargets(ctx, primitive, self.data.source_vertex, deltas)
             self.skinned = "in_joints0" in self.data.attributes
@@ -77,9 +95,8 @@ class GpuPrimitive:
             self.center = 0.5 * self.lo.astype(np.float64) + 0.5 * self.hi.astype(np.float64)
             self.delta_lo = deltas.min(axis=1) if deltas is not None else np.zeros((0, 3))
             self.delta_hi = deltas.max(axis=1) if deltas is not None else np.zeros((0, 3))
-            self.closed = (
-                material.alpha_mode == "OPAQUE"
-                and material.double_sided
+            self._closed_shape = (
+                any(map(_may_cull, every))
                 and not self.skinned
                 and self.data.kind == "triangles"
                 and self._closed(closed_cache, deltas)
@@ -90,7 +107,15 @@ class GpuPrimitive:
         self._index_buffer = ctx.buffer(np.ascontiguousarray(idx)) if idx is not None and len(idx) else None
         self.count = len(idx) if idx is not None else self.data.vertex_count
         self.morph.attach(programs, self._buffers)
-        self._vaos: dict[tuple[bool, ...], tuple[moderngl.Program, moderngl.VertexArray]] = {}
+        self._vaos: dict[tuple, tuple[moderngl.Program, moderngl.VertexArray]] = {}  # per (material, shader variant)
+
+    @property
+    def closed(self) -> bool:
+        return _may_cull(self.material) and self._closed_shape
+
+    def use_material(self, index: int | None, material: Material) -> None:
+        """Draw with ``material`` (glTF ``index``) from now on: one of those it was readied for."""
+        self.material_index, self.material = index, material
 
     def _closed(self, cache: dict | None, deltas: np.ndarray | None) -> bool:
         """``closed_outward`` of this primitive's triangles, found once per geometry in ``cache``: primitives
@@ -148,7 +173,8 @@ class GpuPrimitive:
         array holds only the per-vertex buffers: the caller binds ``in_model`` to its instance data per draw.
         ``baked``: the variant reading the morph pass's outputs (after ``morph.bake`` said True)."""
         key = (skinned and self.skinned, debug_ids, instanced and not (skinned and self.skinned), baked)
-        if key not in self._vaos:
+        cached = (self.material_index, *key)
+        if cached not in self._vaos:
             prog = self.programs.get(MESH_SHADER, self.defines(*key))
             for name, unit in SAMPLER_UNITS.items():
                 if name in prog:
@@ -158,8 +184,8 @@ class GpuPrimitive:
                 buffers.update(self.morph.morph_pass.outputs)
             content = [(buf, fmt, name) for name, (buf, fmt) in buffers.items() if name in prog]
             vao = self.ctx.vertex_array(prog, content, index_buffer=self._index_buffer, index_element_size=4)
-            self._vaos[key] = (prog, vao)
-        return self._vaos[key]
+            self._vaos[cached] = (prog, vao)
+        return self._vaos[cached]
 
     def bind_textures(self) -> None:
         """Bind this primitive's own textures (material slots, morph deltas) to their fixed units."""
@@ -177,11 +203,21 @@ class GpuPrimitive:
 
 
 def tangent_uv_set(material: Material) -> int | None:
-    """The TEXCOORD set whose tangents a lit material's normal texture needs (None: no tangents needed)."""
+    """The TEXCOORD set whose tangents a lit material needs (None: none needed): a normal texture's, else, for
+    KHR_materials_anisotropy (its direction lives in tangent space), the anisotropy texture's set or TEXCOORD_0."""
     if material.unlit:
         return None
     slot = material.slots.get("normal") or material.slots.get("clearcoat_normal")
+    if slot is None and material.anisotropy is not None:
+        slot = material.slots.get("anisotropy")
+        return 0 if slot is None else slot.uv_set
     return None if slot is None else slot.uv_set
+
+
+def _may_cull(material: Material) -> bool:
+    """Whether a closed surface of this material may lose its back faces: opaque (nothing shows through to them)
+    and double-sided (single-sided ones are culled anyway)."""
+    return material.alpha_mode == "OPAQUE" and material.double_sided
 
 
 def _format(arr: np.ndarray) -> str:
@@ -190,19 +226,38 @@ def _format(arr: np.ndarray) -> str:
 
 
 class GpuScene:
-    """Every mesh primitive of a scene, uploaded once: ``meshes[mesh][primitive]``."""
+    """Every mesh primitive of a scene, uploaded once: ``meshes[mesh][primitive]`` (primitives without POSITION
+    left out); ``variant``: the KHR_materials_variants variant drawn (None: every primitive's own material)."""
 
     def __init__(self, ctx: moderngl.Context, programs: ProgramCache, scene: Scene) -> None:
         self.materials = MaterialLibrary(ctx, scene)
+        self.variants = scene.variants
+        self.variant: int | None = None
+        self._switchable: list[tuple[GpuPrimitive, int, int]] = []  # (primitive, mesh, index in the file's mesh)
         closed: dict = {}  # geometry → closed_outward, shared by primitives drawing the same accessors
-        self.meshes = [
-            [
-                GpuPrimitive(ctx, programs, p, self.materials.get(p.material), closed)
-                for p in mesh.primitives
-                if "POSITION" in p.attributes
-            ]
-            for mesh in scene.meshes
-        ]
+        self.meshes = []
+        for m, mesh in enumerate(scene.meshes):
+            row = []
+            for k, p in enumerate(mesh.primitives):
+                if "POSITION" not in p.attributes:
+                    continue
+                others = [self.materials.get(i) for i in self.variants.choices(m, k)[1:]]
+                row.append(GpuPrimitive(ctx, programs, p, self.materials.get(p.material), closed, others))
+                if others:
+                    self._switchable.append((row[-1], m, k))
+            self.meshes.append(row)
+
+    def use_variant(self, variant: int | None) -> bool:
+        """Draw ``variant``'s materials (None, or one the file lacks: the primitives' own); True when a primitive
+        changed material, so what depends on materials (the instanced groups) is made again."""
+        self.variant = variant
+        changed = False
+        for prim, mesh, k in self._switchable:
+            index = self.variants.material(mesh, k, variant)
+            if index != prim.material_index:
+                prim.use_material(index, self.materials.get(index))
+                changed = True
+        return changed
 
     def release(self) -> None:
         for mesh in self.meshes:

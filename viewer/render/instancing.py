@@ -125,7 +125,7 @@ class Instancing:
             if run.weights is not None and not baked:
                 set_uniform(u, "u_morph_weights", run.weights)
                 set_uniform(u, "u_morph_vertex_count", prim.morph.vertex_count)
-            for name, value in material_uniforms(prim.material, prim.source.material, pose):
+            for name, value in material_uniforms(prim.material, prim.material_index, pose):
                 set_uniform(u, name, value)
             prim.bind_textures()
             # single-sided triangles: always cull back faces (glTF 2.0 §3.9.5); double-sided: never

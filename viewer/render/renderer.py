@@ -6,7 +6,8 @@ then draws the pose as it is — the renderer never decides time: per frame it o
 texture and the morph weights (or runs the morph pass of a heavily morphed primitive with them, ``morph.py``).
 Order (glTF 2.0 §3.9.4, ``draw_order.py``): OPAQUE and MASK primitives, the ground grid, then BLEND primitives
 back to front with depth writes off, then the axis gizmo on top. Primitives shown by many nodes are drawn
-instanced, a few draws for all their nodes (``instancing.py``); the rest one draw per item.
+instanced, a few draws for all their nodes (``instancing.py``); the rest one draw per item. A KHR_materials_variants
+variant (``RenderOptions.variant``) only changes which uploaded material each primitive reads (``gpu_mesh.py``).
 
 Numbers the GPU cannot take are kept from it (``limits.py``): a mesh node whose world matrix (or, when
 skinned, any of its skin's joint matrices) is not float32-finite is not drawn that frame — decided by
@@ -52,6 +53,8 @@ class RenderOptions:
             and (draw number + 1) in alpha, on a zero background; no grid, gizmo, lighting or blending.
             Same vertex shader as the picture: the tests compare these pixels with ``pose.primitive_positions``.
         look: lights, environment, exposure and tone mapping.
+        variant: the KHR_materials_variants variant whose materials are drawn (None: each primitive's own; an
+            index the file lacks — B in the compare view may have fewer — too).
     """
 
     background: tuple[float, float, float] = (0.16, 0.17, 0.19)
@@ -60,6 +63,7 @@ class RenderOptions:
     point_size: float = 3.0
     debug_vertex_ids: bool = False
     look: Look = field(default_factory=Look)
+    variant: int | None = None
 
 
 class Renderer:
@@ -135,6 +139,7 @@ class Renderer:
             options: overlays, background, debug output.
         """
         opts = options or RenderOptions()
+        self.use_variant(opts.variant)
         ctx = self.ctx
         view, view_proj = self._camera(pose, camera, framebuffer)
         viewport = framebuffer.viewport
@@ -213,6 +218,8 @@ class Renderer:
         or the live pose. Used for the mesh at each key time in the compare view.
         """
         ctx = self.ctx
+        if options is not None:
+            self.use_variant(options.variant)
         view, view_proj = self._camera(pose, camera, framebuffer)
         if not camera_drawable(view, view_proj):
             return
@@ -233,6 +240,13 @@ class Renderer:
             framebuffer.depth_mask = True
             ctx.disable(moderngl.BLEND)
             ctx.front_face = "ccw"
+
+    def use_variant(self, variant: int | None) -> None:
+        """Draw ``variant``'s materials from now on (``GpuScene.use_variant``: nothing uploaded); the instanced
+        groups are made again, as a variant's material may be BLEND or transmissive where the own one was not."""
+        if variant != self.gpu.variant and self.gpu.use_variant(variant):
+            self.instancing.release()
+            self.instancing = Instancing(self.ctx, self.items)
 
     def _drawable_items(self, pose: Pose, every: bool = False) -> list[DrawItem]:
         """Upload this frame's joint matrices; the items whose matrices the GPU can take (``every``: instanced too)."""
@@ -283,7 +297,7 @@ class Renderer:
         if debug:
             set_uniform(u, "u_draw_id", number)
         else:
-            for name, value in material_uniforms(prim.material, prim.source.material, pose):
+            for name, value in material_uniforms(prim.material, prim.material_index, pose):
                 set_uniform(u, name, value)
         prim.bind_textures()
         if self._cull(item, pose, world, debug):

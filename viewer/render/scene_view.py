@@ -32,6 +32,8 @@ class Display:
         help: the key help window (?).
         channels: the dope sheet expanded into one row per channel.
         look: lights, environment, exposure and tone mapping (the View section's look).
+        variant: the KHR_materials_variants variant the materials come from (None: the file's own; ``--variant``,
+            the View section's chooser).
         grid: the ground grid (G).
         skeleton: joints and bones over the mesh (J).
         wireframe: meshes as lines (W).
@@ -49,6 +51,7 @@ class Display:
     channels: bool = False
 
     look: Look = field(default_factory=Look)
+    variant: int | None = None
     grid: bool = True
     skeleton: bool = False
     wireframe: bool = False
@@ -113,7 +116,7 @@ class SceneDrawing:
         full = fbo.viewport
         options = options or RenderOptions()
         d = view.display
-        options = RenderOptions(**{**vars(options), "grid": d.grid, "look": d.look})
+        options = RenderOptions(**{**vars(options), "grid": d.grid, "look": d.look, "variant": d.variant})
         fbo.viewport = viewport
         ctx.wireframe = d.wireframe
         try:

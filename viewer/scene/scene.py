@@ -20,6 +20,7 @@ from viewer.base.errors import GltfWarning, pointer
 from viewer.gltf import Document, load_document
 from viewer.scene.clips import read_clip
 from viewer.scene.lights import Light, LightSet, node_lights, parse_lights, static_light_rows
+from viewer.scene.variants import Variants, read_variants
 
 
 @dataclass(frozen=True)
@@ -128,6 +129,11 @@ class Scene:
     def light_table(self) -> LightSet:
         """The pose-independent rows of ``placed_lights.world_lights``, built on first use."""
         return static_light_rows(self.lights, self.nodes.light, self.shown)
+
+    @cached_property
+    def variants(self) -> Variants:
+        """KHR_materials_variants (``variants.py``), read on first use: most commands never ask."""
+        return read_variants(self.document.raw)
 
 
 def load(path: str | Path, allow_outside_folder: bool = False) -> Scene:

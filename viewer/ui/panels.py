@@ -37,6 +37,10 @@ BOOL_FIELDS = frozenset(p.field for p in PROPERTIES if p.type == "bool")  # read
 ANGLE_FIELDS = frozenset(("yfov", "innerConeAngle", "outerConeAngle", "anisotropyRotation"))
 SHOWN: list[tuple[str, str]] = []
 """The readout's ``property_lines`` as last drawn, for tests (pixels do not say which numbers were drawn)."""
+DEFAULT_VARIANT = "default (file materials)"
+VARIANT_RECTS: dict = {}
+"""The variant chooser's rectangle as last drawn ("combo") and, while it is open, each entry's (by variant, None
+the default), for tests to click."""
 
 
 def window_rect() -> FloatRect:
@@ -73,6 +77,7 @@ def view_section(state: ViewerState) -> None:
         changed, current = imgui.combo("camera", current, names)
         if changed:
             state.view_camera = None if current == 0 else cameras[current - 1]
+    variant_choice(state)
     if imgui.tree_node_ex("look", imgui.TreeNodeFlags_.default_open):
         look_panel.look_controls(state)
         imgui.tree_pop()
@@ -83,6 +88,31 @@ def view_section(state: ViewerState) -> None:
         state.requested = "export"
     if imgui.is_item_hovered():
         imgui.set_tooltip("the loop range (or the whole clip) as a GIF of the 3D view, next to the screenshots")
+
+
+def variant_choice(state: ViewerState) -> None:
+    """The KHR_materials_variants chooser, for a file that has variants only (elsewhere it would offer nothing):
+    the file's own materials first, then each variant; the renderer switches at the next frame it draws."""
+    VARIANT_RECTS.clear()
+    names = state.scene.variants.names
+    if not names:
+        return
+    d = state.display
+    labels = [DEFAULT_VARIANT] + [f"{k}: {name}" for k, name in enumerate(names)]
+    current = 0 if d.variant is None or d.variant >= len(names) else d.variant + 1
+    imgui.set_next_item_width(130)
+    pos, height = imgui.get_cursor_screen_pos(), imgui.get_frame_height()
+    VARIANT_RECTS["combo"] = (pos.x, pos.y, 130.0, height)
+    if not imgui.begin_combo("variant", labels[current]):
+        if imgui.is_item_hovered():
+            imgui.set_tooltip("KHR_materials_variants: the file's named material sets (--variant NAME|K)")
+        return
+    for k, label in enumerate(labels):
+        if imgui.selectable(label, k == current)[0]:
+            d.variant = None if k == 0 else k - 1
+        lo, hi = imgui.get_item_rect_min(), imgui.get_item_rect_max()
+        VARIANT_RECTS[None if k == 0 else k - 1] = (lo.x, lo.y, hi.x - lo.x, hi.y - lo.y)
+    imgui.end_combo()
 
 
 def node_section(state: ViewerState, pose: Pose, tree_rows: int) -> None:

@@ -208,6 +208,8 @@ class ViewerState:
         placed = self.cameras()
         if self.view_camera not in placed:
             self.view_camera = None
+        if not keep or (self.display.variant or 0) >= len(scene.variants):  # another file's variants are not these
+            self.display.variant = None
 
     def set_against(self, b: Scene | None) -> None:
         """Hold file ``b`` against the current file (None: stop): the view splits into A | B. B's chosen clip and
