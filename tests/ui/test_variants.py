@@ -67,4 +67,4 @@ def test_another_file_starts_from_its_own_materials_a_reload_keeps_the_variant()
     state.display.variant = 1
     state.set_scene(load(demo("materials.gltf")), keep=True)  # a reload that lost its variants
     assert state.display.variant is None
-    assert DEFAULT_VARIANT == "default (file materials)"
+    assert DEFAULT_VARIANT == "default"

@@ -37,7 +37,7 @@ BOOL_FIELDS = frozenset(p.field for p in PROPERTIES if p.type == "bool")  # read
 ANGLE_FIELDS = frozenset(("yfov", "innerConeAngle", "outerConeAngle", "anisotropyRotation"))
 SHOWN: list[tuple[str, str]] = []
 """The readout's ``property_lines`` as last drawn, for tests (pixels do not say which numbers were drawn)."""
-DEFAULT_VARIANT = "default (file materials)"
+DEFAULT_VARIANT = "default"  # the file's own materials; fits the combo box unclipped
 VARIANT_RECTS: dict = {}
 """The variant chooser's rectangle as last drawn ("combo") and, while it is open, each entry's (by variant, None
 the default), for tests to click."""
