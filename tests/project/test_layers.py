@@ -24,7 +24,8 @@ VIEWER = REPO_ROOT / "viewer"
 # The folders of viewer/ from the bottom up, as docs/ARCHITECTURE.md's rank table: a folder may import only
 # folders of a lower rank (and itself).
 # ``viewer/__init__.py`` (the public API: load, Scene, Pose, sample_animations) stands between pose/files and the
-# rest; ``viewer/__main__.py`` is the command, at the top.
+# rest (``viewer.show`` is notebook/'s, found through the ``animview.api`` entry point, never imported by name);
+# ``viewer/__main__.py`` is the command, at the top.
 RANKS = {
     "base": 0,
     "gltf": 1,
@@ -45,6 +46,7 @@ RANKS = {
     "bench": 9,
     "library": 9,
     "app": 9,
+    "notebook": 9,
     "cli": 10,
     "__main__": 11,
 }
