@@ -1,6 +1,7 @@
 """Write mocap-like .glb files: a dense, noisy, skinned humanoid walk to measure keyframe reducers on.
 
     python tools/mocap_clips.py OUTDIR [--long]
+    python tools/mocap_clips.py OUTDIR --take SECONDS [--joints N] [--fps F] [--meshopt plain|filtered] [--no-mesh]
 
 Why: the Khronos samples carry a few dozen keys per channel, while real motion capture carries one key per
 frame (60 or 120 fps) for every joint, with sensor jitter that no smooth curve passes through. A keyframe
@@ -26,6 +27,17 @@ Files (``OUTDIR/mocap_*.glb``):
   translation-animated (shoulders, neck, toes) and some scale-animated (spine, head, hands);
 * ``--long`` writes ``mocap_long.glb`` instead: 600 s at 60 fps (36 001 keys per channel, about 35 MB),
   for a speed test.
+* ``--take SECONDS`` writes one long take of any size instead, for tests and benchmarks of long clips
+  (``animview check`` on an hour of capture, the meshopt decoder on hundreds of megabytes): ``--joints N``
+  (the first N joints of the skeleton above, parents first; beyond 60, chains of extra joints under the hips),
+  ``--fps``, the root wandering over a 16 × 12 m floor (two slow incommensurate sines, never retracing a loop),
+  every key LINEAR. ``--meshopt plain`` compresses every animation view with EXT_meshopt_compression's
+  ATTRIBUTES codec (lossless, gltfpack's layout: a fallback buffer without data); ``--meshopt filtered`` stores
+  rotations as 16-bit quaternions through the QUATERNION filter first, as ``gltfpack -cc`` does. The name is
+  ``take_<N>j_<fps>fps_<seconds>s[_meshopt_plain|_meshopt_filtered].glb`` unless ``--name`` says otherwise;
+  ``write_take`` is the same from Python (the memory tests of ``tests/library`` write a short take with it).
+  Values are made as float32 one channel at a time: an hour of 60 joints (210 MB) takes 8 s and 0.7 GB (with
+  ``--meshopt``, 35–50 s and up to 1.1 GB: the encoder is numpy).
 
 Written through ``viewer.files.writer.ModelWriter`` (the project's one glTF writer), deterministic per seed.
 Check a file with ``python -m viewer check OUTDIR/mocap_walk.glb``.
@@ -44,7 +56,19 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from pygltflib import Attributes, Material, Mesh, Node, PbrMetallicRoughness, Primitive, Scene, Skin  # noqa: E402
+from pygltflib import (  # noqa: E402
+    Animation,
+    AnimationChannel,
+    AnimationChannelTarget,
+    Attributes,
+    Material,
+    Mesh,
+    Node,
+    PbrMetallicRoughness,
+    Primitive,
+    Scene,
+    Skin,
+)
 
 from viewer.files import writer  # noqa: E402
 from viewer.files.writer import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, f32_list  # noqa: E402
@@ -53,9 +77,21 @@ GENERATOR = "animview tools/mocap_clips.py"
 HIPS_HEIGHT = 0.98
 
 
-def skeleton() -> list[tuple[str, str | None, tuple[float, float, float], str]]:
+def skeleton(joints: int = 60) -> list[tuple[str, str | None, tuple[float, float, float], str]]:
     """(name, parent, offset from the parent in metres, kind) per joint, parents first; the main child of a
-    joint (the one its mesh tube points at) is its first child in this list."""
+    joint (the one its mesh tube points at) is its first child in this list. ``joints`` below 60 keeps the
+    first ones (a valid tree, as parents come first); above 60 adds chains of eight under the hips."""
+    if joints < 1:
+        raise ValueError(f"a skeleton needs at least one joint, got {joints}")
+    j = _humanoid()
+    for k in range(joints - len(j)):
+        parent = "Hips" if k % 8 == 0 else f"Extra{k - 1}"
+        j.append((f"Extra{k}", parent, (0.02 * ((k // 8) % 5 - 2), -0.04 if k % 8 else 0.0, -0.05), "spine"))
+    return j[:joints]
+
+
+def _humanoid() -> list[tuple[str, str | None, tuple[float, float, float], str]]:
+    """The 60 joints of the humanoid (see ``skeleton``)."""
     j = [("Hips", None, (0.0, HIPS_HEIGHT, 0.0), "root")]
     spine = [
         ("Spine", (0.0, 0.10, 0.0)),
@@ -135,6 +171,9 @@ class Variant:
     scaled: tuple[str, ...] = ()  # joints with a scale channel
     speed: float = 1.4  # metres per second along the path
     extra: dict = field(default_factory=dict)
+    joints: int = 60
+    wander: bool = False  # the root wanders over the floor (``take``) instead of circling
+    mesh: bool = True
 
 
 VARIANTS = [
@@ -204,13 +243,18 @@ def rotations(kind: str, t: np.ndarray, v: Variant, rng: np.random.Generator) ->
 
 
 def root_path(t: np.ndarray, v: Variant, rng: np.random.Generator) -> np.ndarray:
-    """The hips' translation keys: round a circle of 3 m radius at ``speed``, bobbing and swaying with the gait."""
+    """The hips' translation keys: round a circle of 3 m radius at ``speed`` (or, ``wander``, over a 16 × 12 m
+    floor along two slow sines whose periods have no common multiple), bobbing and swaying with the gait."""
     radius = 3.0
     w = v.speed / radius
     g = 2.0 * np.pi * v.gait_hz
-    x = radius * np.sin(w * t) + 0.03 * np.sin(g * t)
+    if v.wander:
+        x = 8.0 * np.sin(0.11 * t + 0.4) + 0.03 * np.sin(g * t)
+        z = 6.0 * np.sin(0.0737 * t) + 0.01 * np.sin(2.0 * g * t + 1.1)
+    else:
+        x = radius * np.sin(w * t) + 0.03 * np.sin(g * t)
+        z = radius * (1.0 - np.cos(w * t)) + 0.01 * np.sin(2.0 * g * t + 1.1)
     y = HIPS_HEIGHT + 0.025 * np.sin(2.0 * g * t + 0.3) - 0.01
-    z = radius * (1.0 - np.cos(w * t)) + 0.01 * np.sin(2.0 * g * t + 1.1)
     return np.stack([x, y, z], axis=1) + v.trans_noise_m * rng.standard_normal((len(t), 3))
 
 
@@ -228,9 +272,11 @@ def tubes(names: list[str], parents: list[int], world: np.ndarray) -> tuple[np.n
         c = main_child[k]
         if c >= 0:
             d = world[c] - world[k]
-        else:
+        elif parents[k] >= 0:
             d = world[k] - world[parents[k]]
             d = 0.03 * d / np.linalg.norm(d)
+        else:  # a lone root
+            d = np.array([0.0, 0.03, 0.0])
         length = float(np.linalg.norm(d))
         d = d / length
         radius = min(max(0.22 * length, 0.006), 0.07)
@@ -269,10 +315,11 @@ def tubes(names: list[str], parents: list[int], world: np.ndarray) -> tuple[np.n
     )
 
 
-def build(v: Variant) -> tuple[dict, bytes]:
-    """The glTF JSON and binary buffer of one variant."""
+def build(v: Variant, quaternions: bool = False) -> tuple[dict, bytes]:
+    """The glTF JSON and binary buffer of one variant; ``quaternions``: rotations stored as the QUATERNION
+    filter's 16-bit form (SHORT normalized), ready for ``compress_animation(filtered=True)``."""
     rng = np.random.default_rng(v.seed)
-    joints = skeleton()
+    joints = skeleton(v.joints)
     names = [j[0] for j in joints]
     index = {n: k for k, n in enumerate(names)}
     parents = [index[j[1]] if j[1] is not None else -1 for j in joints]
@@ -286,6 +333,50 @@ def build(v: Variant) -> tuple[dict, bytes]:
     for k, (name, _, off, _) in enumerate(joints):
         children = [c for c in range(len(joints)) if parents[c] == k]
         w.add("nodes", Node(name=name, translation=f32_list(off), children=children))
+    roots = [first_joint]
+    if v.mesh:
+        roots.append(_skinned_body(w, names, parents, world))
+    w.add("scenes", Scene(name=v.name, nodes=roots))
+    w.gltf.scene = 0
+
+    inputs: dict[bytes, int] = {}  # every channel shares the one input accessor
+    samplers, targets = [], []
+    for node, path, times, values in _channels(v, joints, rng):  # each stored as soon as it is made
+        if quaternions and path == "rotation":
+            from viewer.files.meshopt_pack import encode_filtered
+
+            sampler = w.add_sampler(
+                times, encode_filtered(values, "QUATERNION", 16), path, "LINEAR", 5122, True, inputs
+            )
+        else:
+            sampler = w.add_sampler(times, values, path, "LINEAR", inputs=inputs)
+        samplers.append(sampler)
+        targets.append(AnimationChannel(sampler=len(targets), target=AnimationChannelTarget(node=node, path=path)))
+    w.add("animations", Animation(name=v.name.removeprefix("mocap_"), channels=targets, samplers=samplers))
+    return w.to_dict(), w.bin_bytes()
+
+
+def _channels(v: Variant, joints: list, rng: np.random.Generator):
+    """(node, path, times, float32 values) of every channel, root translation first, one at a time."""
+    count = int(round(v.seconds * v.fps)) + 1
+    t = np.arange(count, dtype=np.float64) / v.fps
+    yield 0, "translation", t, root_path(t, v, rng).astype(np.float32)
+    g = 2.0 * np.pi * v.gait_hz
+    for k, (name, _, off, kind) in enumerate(joints):
+        yield k, "rotation", t, rotations(kind, t, v, rng).astype(np.float32)
+        if name in v.translated:
+            wobble = 0.01 * np.sin(g * t + rng.uniform(0, 2 * np.pi))[:, None] * rng.uniform(-1, 1, 3)
+            values = np.asarray(off) + wobble + v.trans_noise_m * rng.standard_normal((count, 3))
+            yield k, "translation", t, values.astype(np.float32)
+        if name in v.scaled:
+            squash = 0.08 * np.sin(2.0 * g * t + rng.uniform(0, 2 * np.pi))
+            values = np.stack([1.0 - 0.5 * squash, 1.0 + squash, 1.0 - 0.5 * squash], axis=1)
+            values += 1e-4 * rng.standard_normal((count, 3))
+            yield k, "scale", t, values.astype(np.float32)
+
+
+def _skinned_body(w: writer.ModelWriter, names: list[str], parents: list[int], world: np.ndarray) -> int:
+    """The "Body" node: the tube mesh skinned to every joint (joints are nodes 0..n-1); returns its index."""
     positions, normals, jnt, wts, tris = tubes(names, parents, world)
     material = w.add(
         "materials",
@@ -306,48 +397,85 @@ def build(v: Variant) -> tuple[dict, bytes]:
     mesh = w.add(
         "meshes", Mesh(name="Body", primitives=[Primitive(attributes=attributes, indices=indices, material=material)])
     )
-    inverse_bind = np.tile(np.eye(4), (len(joints), 1, 1))
+    inverse_bind = np.tile(np.eye(4), (len(names), 1, 1))
     inverse_bind[:, :3, 3] = -world  # rest rotations are identity: the inverse bind is the opposite translation
     skin = w.add(
         "skins",
         Skin(
             name="Body skin",
             inverseBindMatrices=w.add_accessor(inverse_bind),
-            joints=list(range(len(joints))),
-            skeleton=first_joint,
+            joints=list(range(len(names))),
+            skeleton=0,
         ),
     )
-    body = w.add("nodes", Node(name="Body", mesh=mesh, skin=skin))
-    w.add("scenes", Scene(name=v.name, nodes=[first_joint, body]))
-    w.gltf.scene = 0
+    return w.add("nodes", Node(name="Body", mesh=mesh, skin=skin))
 
-    count = int(round(v.seconds * v.fps)) + 1
-    t = np.arange(count, dtype=np.float64) / v.fps
-    channels = [dict(node=0, path="translation", times=t, values=root_path(t, v, rng))]
-    g = 2.0 * np.pi * v.gait_hz
-    for k, (name, _, off, kind) in enumerate(joints):
-        channels.append(dict(node=k, path="rotation", times=t, values=rotations(kind, t, v, rng)))
-        if name in v.translated:
-            wobble = 0.01 * np.sin(g * t + rng.uniform(0, 2 * np.pi))[:, None] * rng.uniform(-1, 1, 3)
-            values = np.asarray(off) + wobble + v.trans_noise_m * rng.standard_normal((count, 3))
-            channels.append(dict(node=k, path="translation", times=t, values=values))
-        if name in v.scaled:
-            squash = 0.08 * np.sin(2.0 * g * t + rng.uniform(0, 2 * np.pi))
-            values = np.stack([1.0 - 0.5 * squash, 1.0 + squash, 1.0 - 0.5 * squash], axis=1)
-            values += 1e-4 * rng.standard_normal((count, 3))
-            channels.append(dict(node=k, path="scale", times=t, values=values))
-    for ch in channels:
-        ch["interpolation"] = "LINEAR"
-    w.add_animation(channels, name=v.name.removeprefix("mocap_"), share_inputs=True)
-    return w.to_dict(), w.bin_bytes()
+
+def take_variant(seconds: float, fps: float = 60.0, joints: int = 60, seed: int = 5, mesh: bool = True) -> Variant:
+    """The settings of one long take: ``mocap_walk``'s gait and jitter, wandering root, every key LINEAR."""
+    return Variant(
+        "take", seed=seed, fps=fps, seconds=seconds, gait_hz=0.9, rot_noise_deg=0.1, trans_noise_m=1e-4,
+        joints=joints, wander=True, mesh=mesh,
+    )  # fmt: skip
+
+
+def write_take(
+    path: str | Path,
+    seconds: float,
+    fps: float = 60.0,
+    joints: int = 60,
+    meshopt: str | None = None,
+    seed: int = 5,
+    mesh: bool = True,
+) -> Path:
+    """Write one long take (see the module docstring) to ``path``; ``meshopt``: None, "plain" or "filtered"."""
+    doc, data = build(take_variant(seconds, fps, joints, seed, mesh), quaternions=meshopt == "filtered")
+    if meshopt is not None:
+        doc, data = compress_animation(doc, data, filtered=meshopt == "filtered")
+    return writer.save(doc, data, path)
+
+
+def compress_animation(doc: dict, data: bytes, filtered: bool) -> tuple[dict, bytes]:
+    """Every animation view compressed (EXT_meshopt_compression ATTRIBUTES, lossless), rotation outputs
+    through the QUATERNION filter when ``filtered`` (they must already be stored as its 16-bit form)."""
+    from viewer.files.meshopt_pack import compress_views, packed_dict
+
+    w = writer.JsonWriter(doc)
+    w.bin = bytearray(data)
+    accessors = doc["accessors"]
+    views: dict[int, str | None] = {}
+    for animation in doc.get("animations", []):
+        for channel in animation["channels"]:
+            sampler = animation["samplers"][channel["sampler"]]
+            rotation = filtered and channel["target"]["path"] == "rotation"
+            views[accessors[sampler["input"]]["bufferView"]] = None
+            views[accessors[sampler["output"]]["bufferView"]] = "QUATERNION" if rotation else None
+    compress_views(w, views)
+    return packed_dict(w), w.bin_bytes()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("outdir", type=Path, help="folder for the mocap_*.glb files")
     parser.add_argument("--long", action="store_true", help="write mocap_long.glb (600 s, 60 fps) instead")
+    parser.add_argument("--take", type=float, metavar="SECONDS", help="write one long take of this duration instead")
+    parser.add_argument("--joints", type=int, default=60, help="--take: joints (default 60)")
+    parser.add_argument("--fps", type=float, default=60.0, help="--take: keys per second (default 60)")
+    parser.add_argument("--meshopt", choices=("plain", "filtered"), help="--take: compress the animation views")
+    parser.add_argument("--no-mesh", action="store_true", help="--take: the skeleton alone, no skinned mesh")
+    parser.add_argument("--seed", type=int, default=5, help="--take: random seed (default 5)")
+    parser.add_argument("--name", help="--take: the file name (default take_<N>j_<fps>fps_<seconds>s[...].glb)")
     args = parser.parse_args(argv)
     args.outdir.mkdir(parents=True, exist_ok=True)
+    if args.take is not None:
+        suffix = f"_meshopt_{args.meshopt}" if args.meshopt else ""
+        name = args.name or f"take_{args.joints}j_{args.fps:g}fps_{args.take:g}s{suffix}.glb"
+        path = write_take(
+            args.outdir / name, args.take, args.fps, args.joints, args.meshopt, args.seed, not args.no_mesh
+        )
+        keys = int(round(args.take * args.fps)) + 1
+        print(f"{path}: {args.joints} joints, {keys} keys per channel, {path.stat().st_size} bytes")
+        return 0
     for v in [LONG] if args.long else VARIANTS:
         doc, data = build(v)
         path = writer.save(doc, data, args.outdir / f"{v.name}.glb")

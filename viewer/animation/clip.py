@@ -110,8 +110,10 @@ class Clip:
         """Names this clip among the file's clips and their combinations (caches keyed by clip use it)."""
         ends = [float(c.curve.times[-1]) for c in self.channels]
         self.duration = max(ends, default=0.0)
-        times = [np.asarray(c.curve.times, np.float64) for c in self.channels]
-        self.key_times = np.unique(np.concatenate(times)) if times else np.zeros(0)
+        # Each distinct times array once: channels often share one (one input accessor), and concatenating
+        # it per channel would cost a copy and a sort of every key of a long take.
+        times = {id(c.curve.times): np.asarray(c.curve.times, np.float64) for c in self.channels}
+        self.key_times = np.unique(np.concatenate(list(times.values()))) if times else np.zeros(0)
 
     def table(self, mode: str = "authored") -> ChannelTable:
         """The packed table for ``mode`` (cached: building it is the expensive part)."""

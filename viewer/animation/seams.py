@@ -2,17 +2,19 @@
 
 A channel pops when its values at the two ends differ and hitches when the velocity arriving at the end
 differs from the velocity leaving the start. Both come from one batched ``Clip.sample`` call on a handful
-of times near the ends, so the cost does not grow with the keys, and are judged against the channel's own
-motion, so float noise on a still channel and a tiny miss on a large move are not reported.
+of times near the ends — of the clip cut to each channel's first and last few keys, so the cost does not grow
+with the keys —, and are judged against the channel's own motion (range, speed and kinks over all its keys,
+measured in batches of at most ``KEY_BATCH`` keys, so an hour of capture needs megabytes, not gigabytes), so
+float noise on a still channel and a tiny miss on a large move are not reported.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from viewer.animation.clip import Clip
+from viewer.animation.clip import Channel, Clip
 from viewer.base import math3d
 
 # A pop under 1 % of the channel's range hides in the motion itself; the floors sit above the float32
@@ -30,6 +32,10 @@ ANGULAR_VELOCITY_FLOOR = 1.0  # degrees/s: 0.017° in a 60 Hz frame
 # Finite-difference step as a fraction of the clip: small against any motion, large against float64 noise.
 STEP_FRACTION = 1e-4
 CONJUGATE = np.array([-1.0, -1.0, -1.0, 1.0])  # times a unit quaternion [x, y, z, w]: its inverse
+# Keys kept at each end of a channel to sample near the seam: the samples lie within each channel's first and
+# last interval (or hold beyond them), whose values every mode takes from at most the three keys nearest.
+END_KEYS = 4
+KEY_BATCH = 1 << 15  # keys whose motion is measured in one vectorized pass (about 20 float64 arrays of them)
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,7 +104,7 @@ def loop_seams(clip: Clip, mode: str = "authored") -> Seams:
     h = min(STEP_FRACTION * d, 0.25 * float(gaps[gaps > 0.0].min(initial=np.inf)))
     if not rotation.size or not h > 0.0:
         return Seams(zeros, zeros, zeros, zeros, motion, rotation)
-    s = clip.sample(np.array([0.0, h, 2 * h, 3 * h, d - 3 * h, d - 2 * h, d - h, d]), mode)  # (8, C, W)
+    s = _ends(clip).sample(np.array([0.0, h, 2 * h, 3 * h, d - 3 * h, d - 2 * h, d - h, d]), mode)  # (8, C, W)
     # One-sided second-order slopes from samples strictly inside the ends: a STEP key at the duration
     # (a jump exactly there) is a value change, not a velocity.
     v_start = -(5.0 * s[1] - 8.0 * s[2] + 3.0 * s[3]) / (2.0 * h)
@@ -134,36 +140,106 @@ def _near(q: np.ndarray, ref: np.ndarray) -> np.ndarray:
     return q * np.where(np.sum(q * ref, axis=-1, keepdims=True) < 0.0, -1.0, 1.0)
 
 
-def _key_motion(clip: Clip, rotation: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per channel, from its keys (all channels at once): range of motion, fastest key-to-key speed, and the
-    largest change of that velocity at a key (the kink LINEAR playback shows there)."""
-    chans = clip.channels
-    if not chans:
-        return np.zeros(0), np.zeros(0), np.zeros(0)
-    width = max(4, max(c.width for c in chans))  # zero padding never moves: no range, speed or kink
-    values = np.concatenate(
-        [np.pad(np.asarray(c.curve.values, np.float64), ((0, 0), (0, width - c.width))) for c in chans]
+def _ends(clip: Clip) -> Clip:
+    """``clip`` with every channel cut to its first and last ``END_KEYS`` keys: the same duration, and the
+    same values at any time within 3 key gaps of either end (the steps ``loop_seams`` takes are shorter), as a
+    table of a few keys per channel instead of every key of a long take. Rotations aligned key to key
+    (``modes.same_hemisphere``) may come out negated on the cut's far side: ``loop_seams`` measures them
+    sign-blind."""
+    if all(len(c.curve.times) <= 2 * END_KEYS for c in clip.channels):
+        return clip
+    return Clip(clip.name, clip.index, [_cut(c) for c in clip.channels], clip.parts)
+
+
+def _cut(channel: Channel) -> Channel:
+    c = channel.curve
+    n = len(c.times)
+    if n <= 2 * END_KEYS:
+        return channel
+    keep = np.r_[0:END_KEYS, n - END_KEYS : n]
+    tangents = {
+        k: None if v is None else np.asarray(v)[keep] for k, v in (("in", c.in_tangents), ("out", c.out_tangents))
+    }
+    curve = replace(
+        c,
+        times=np.asarray(c.times)[keep],
+        values=np.asarray(c.values)[keep],
+        in_tangents=tangents["in"],
+        out_tangents=tangents["out"],
     )
-    times = np.concatenate([np.asarray(c.curve.times, np.float64) for c in chans])
-    lengths = np.array([len(c.curve.times) for c in chans])
-    starts, owner = np.cumsum(lengths) - lengths, np.repeat(np.arange(len(chans)), lengths)
-    is_rot, q = rotation[owner], math3d.quat_normalize(values[:, :4])
-    spread = (np.maximum.reduceat(values, starts) - np.minimum.reduceat(values, starts)).max(axis=1)
-    from_first = np.where(is_rot, _angle_degrees(q[starts][owner], q), 0.0)
-    motion = np.where(rotation, np.maximum.reduceat(from_first, starts), spread)
-    # Interval velocities: units/s, or for rotations angular velocity (degrees/s) in columns 0..2.
-    dt = np.diff(times)
-    same = (owner[1:] == owner[:-1]) & (dt > 0.0)
-    turn = np.degrees(_rotation_vector(math3d.quat_multiply(q[1:], q[:-1] * CONJUGATE)))
-    vel = np.where(is_rot[1:, None], np.pad(turn, ((0, 0), (0, width - 3))), np.diff(values, axis=0))
-    vel /= np.where(same, dt, 1.0)[:, None]
-    kinks, both = np.diff(vel, axis=0), same[1:] & same[:-1]
-    size = np.where(is_rot[1:], np.linalg.norm(vel[:, :3], axis=1), np.abs(vel).max(axis=1))
-    kink = np.where(is_rot[1:-1], np.linalg.norm(kinks[:, :3], axis=1), np.abs(kinks).max(axis=1))
-    speed, kink_max = np.zeros(len(chans)), np.zeros(len(chans))
-    np.maximum.at(speed, owner[1:][same], size[same])
-    np.maximum.at(kink_max, owner[1:-1][both], kink[both])
-    return motion, speed, kink_max
+    return replace(channel, curve=curve)
+
+
+def _key_motion(clip: Clip, rotation: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per channel, from its keys: range of motion, fastest key-to-key speed, and the largest change of that
+    velocity at a key (the kink LINEAR playback shows there).
+
+    Measured over pieces of channels (``_pieces``), a batch of rotations or of other channels at a time, and
+    combined by their maxima and minima: the same figures as over whole channels, in memory bounded by
+    ``KEY_BATCH``."""
+    chans = clip.channels
+    n = len(chans)
+    width = max([4] + [c.width for c in chans])  # zero padding never moves: no range, speed or kink
+    hi, lo = np.full((n, width), -np.inf), np.full((n, width), np.inf)
+    turned, speed, kink = np.zeros(n), np.zeros(n), np.zeros(n)
+    first = np.zeros((n, 4))
+    for c in np.flatnonzero(rotation):
+        first[c] = math3d.quat_normalize(np.asarray(chans[c].curve.values[:1, :4], np.float64))[0]
+    for kind in (True, False):
+        for batch in _pieces(chans, np.flatnonzero(rotation == kind)):
+            values, times, starts, channel, piece = _gather(chans, batch, 4 if kind else width)
+            np.maximum.at(hi, channel, np.maximum.reduceat(values, starts))
+            np.minimum.at(lo, channel, np.minimum.reduceat(values, starts))
+            # Interval velocities: units/s, or for rotations angular velocity (degrees/s).
+            dt = np.diff(times)
+            same = (piece[1:] == piece[:-1]) & (dt > 0.0)
+            if kind:
+                q = math3d.quat_normalize(values)
+                np.maximum.at(turned, channel, np.maximum.reduceat(_angle_degrees(first[channel[piece]], q), starts))
+                vel = np.degrees(_rotation_vector(math3d.quat_multiply(q[1:], q[:-1] * CONJUGATE)))
+            else:
+                vel = np.diff(values, axis=0)
+            vel /= np.where(same, dt, 1.0)[:, None]
+            kinks, both = np.diff(vel, axis=0), same[1:] & same[:-1]
+            size = np.linalg.norm(vel, axis=1) if kind else np.abs(vel).max(axis=1)
+            bend = np.linalg.norm(kinks, axis=1) if kind else np.abs(kinks).max(axis=1)
+            # Per piece (the masked entries, and two of padding, stand between pieces), then per channel.
+            np.maximum.at(speed, channel, np.maximum.reduceat(np.append(np.where(same, size, 0.0), 0.0), starts))
+            np.maximum.at(kink, channel, np.maximum.reduceat(np.append(np.where(both, bend, 0.0), [0.0, 0.0]), starts))
+    spread = (hi - lo).max(axis=1, initial=0.0) if n else np.zeros(0)
+    return np.where(rotation, turned, spread), speed, kink
+
+
+def _pieces(chans, chosen: np.ndarray) -> list[list[tuple[int, int, int]]]:
+    """Batches of ``(channel, first key, stop)`` pieces of the ``chosen`` channels, each batch at most
+    ``KEY_BATCH`` keys (+ 2): long channels are cut into pieces that overlap by two keys, so every interval
+    and every key's kink lies whole in one piece; short ones go many to a batch."""
+    batches, batch, size = [], [], 0
+    for c in chosen.tolist():
+        keys = len(chans[c].curve.times)
+        for start in range(0, max(keys - 2, 1), KEY_BATCH):
+            stop = min(keys, start + KEY_BATCH + 2)
+            if batch and size + stop - start > KEY_BATCH:
+                batches.append(batch)
+                batch, size = [], 0
+            batch.append((c, start, stop))
+            size += stop - start
+    return batches + ([batch] if batch else [])
+
+
+def _gather(chans, pieces, width: int) -> tuple[np.ndarray, ...]:
+    """A batch's keys end to end: values (zero-padded, or cut, to ``width``), times, each piece's first row,
+    each piece's channel, each row's piece."""
+    values = np.zeros((sum(b - a for _, a, b in pieces), width))
+    at = 0
+    for c, a, b in pieces:
+        v = np.asarray(chans[c].curve.values[a:b], np.float64)
+        values[at : at + b - a, : min(width, v.shape[1])] = v[:, :width]
+        at += b - a
+    times = np.concatenate([np.asarray(chans[c].curve.times[a:b], np.float64) for c, a, b in pieces])
+    lengths = np.array([b - a for _, a, b in pieces])
+    channel = np.array([c for c, _, _ in pieces])
+    return values, times, np.cumsum(lengths) - lengths, channel, np.repeat(np.arange(len(pieces)), lengths)
 
 
 def _rotation_vector(q: np.ndarray) -> np.ndarray:

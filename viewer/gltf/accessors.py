@@ -4,7 +4,9 @@ Shapes: SCALAR → ``(count,)``; VECn → ``(count, n)``; MATn → ``(count, n, 
 ``M[k][row][col]`` (glTF stores matrices column-major, so the columns are read and the last two axes
 swapped). Normalized integers become float32 by the spec's dequantization formulas; other integers
 keep their dtype; floats are float32. Every read is a strided numpy view copied once, no loop per
-element. This module trusts its input: ``validate`` has checked every range before anything is read.
+element — or not copied at all where the elements lie tightly packed and aligned in the buffer (a read-only
+window on the file's bytes, so a 200 MB animation is held once, not twice). This module trusts its input:
+``validate`` has checked every range before anything is read.
 A bufferView compressed with EXT_/KHR_meshopt_compression reads as its decoded bytes (``meshopt``,
 decoded once); malformed compressed data is the one fault found here, a ``GltfError`` at the extension.
 """
@@ -135,22 +137,44 @@ class AccessorReader:
         return memoryview(self._buffers[view["buffer"]])[start : start + view["byteLength"]]
 
     def _decoded_view(self, index: int, name: str, ext: dict) -> np.ndarray:
-        """The decoded bytes of compressed bufferView ``index`` (read-only uint8), decoding on first use."""
+        """The decoded bytes of compressed bufferView ``index`` (read-only uint8). The first call decodes every
+        compressed view at once (``meshopt.decode_many``: compiled and on all cores when the file is large);
+        a view whose data is bad raises when it is asked for, as if it were decoded then."""
+        if not self._decoded:
+            self._decoded.update(zip(*self._compressed_jobs()))
         decoded = self._decoded.get(index)
-        if decoded is None:
+        if decoded is None:  # not in the batch (an extension object no load would have let through)
             start = ext.get("byteOffset", 0)
             data = memoryview(self._buffers[ext["buffer"]])[start : start + ext["byteLength"]]
-            try:
-                decoded = meshopt.decode(ext["mode"], ext.get("filter", "NONE"), ext["count"], ext["byteStride"], data)
-            except ValueError as exc:
-                raise GltfError(
-                    self._file,
-                    pointer("bufferViews", index, "extensions", name),
-                    f"cannot decode the compressed data of bufferView {index}: {exc}",
-                ) from None
-            decoded.flags.writeable = False
+            decoded = meshopt.decode_many(
+                [(ext["mode"], ext.get("filter", "NONE"), ext["count"], ext["byteStride"], data)]
+            )[0]
             self._decoded[index] = decoded
+        if isinstance(decoded, ValueError):
+            raise GltfError(
+                self._file,
+                pointer("bufferViews", index, "extensions", name),
+                f"cannot decode the compressed data of bufferView {index}: {decoded}",
+            ) from None
+        decoded.flags.writeable = False
         return decoded
+
+    def _compressed_jobs(self) -> tuple[list[int], list]:
+        """Every compressed view's index and its bytes decoded (or the ``ValueError``), in file order."""
+        views, jobs = [], []
+        for v, view in enumerate(self._views):
+            found = meshopt.compression(view)
+            if found is None:
+                continue
+            ext = found[1]
+            try:
+                start = ext.get("byteOffset", 0)
+                data = memoryview(self._buffers[ext["buffer"]])[start : start + ext["byteLength"]]
+                jobs.append((ext["mode"], ext.get("filter", "NONE"), ext["count"], ext["byteStride"], data))
+            except (KeyError, TypeError, IndexError):
+                continue
+            views.append(v)
+        return views, meshopt.decode_many(jobs)
 
     def read(self, index: int) -> np.ndarray:
         """The data of accessor ``index`` (see the module docstring for shapes and dtypes), read-only."""
@@ -178,7 +202,10 @@ class AccessorReader:
         accessor = self._accessors[index]
         kind, ctype, count = accessor["type"], accessor["componentType"], accessor["count"]
         if "bufferView" in accessor:
-            values = self._read_from_view(accessor["bufferView"], accessor.get("byteOffset", 0), count, kind, ctype)
+            view, offset = accessor["bufferView"], accessor.get("byteOffset", 0)
+            values = None if "sparse" in accessor else self._window(view, offset, count, kind, ctype)
+            if values is None:
+                values = self._read_from_view(view, offset, count, kind, ctype)
         else:
             values = np.zeros((count, *element_shape(kind)), dtype=COMPONENT_DTYPES[ctype].newbyteorder("="))
         if "sparse" in accessor:
@@ -186,6 +213,16 @@ class AccessorReader:
         if accessor.get("normalized", False):
             values = dequantize(values, ctype)
         return values
+
+    def _window(self, view_index: int, offset: int, count: int, kind: str, ctype: int) -> np.ndarray | None:
+        """The accessor as a view of its buffer's bytes, without a copy, where that reads the same array: not a
+        matrix (stored transposed), elements tightly packed, native byte order and aligned; else None."""
+        dtype = COMPONENT_DTYPES[ctype]
+        size = element_size(kind, ctype)
+        if kind in MATRIX_SIZES or not dtype.isnative or self._views[view_index].get("byteStride", size) != size:
+            return None
+        values = np.frombuffer(self.view_bytes(view_index), dtype, count * (size // dtype.itemsize), offset)
+        return values.reshape((count, *element_shape(kind))) if values.flags.aligned else None
 
     def _read_from_view(self, view_index: int, offset: int, count: int, kind: str, ctype: int) -> np.ndarray:
         stride = self._views[view_index].get("byteStride") or element_size(kind, ctype)

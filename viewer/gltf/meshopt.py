@@ -13,7 +13,9 @@ extension, or a placeholder with no data at all (no uri, optionally tagged
 to skip); a tagged one that an uncompressed bufferView or a compressed stream names is an error.
 
 The bitstreams are decoded in ``meshopt_codecs`` and the filters applied in ``meshopt_filters`` (the decoders
-are re-exported here, imported on first use: a file without compressed views never loads them).
+are re-exported here, imported on first use: a file without compressed views never loads them), with numpy;
+files with megabytes of compressed data go through the same codecs compiled (``meshopt_compiled``, numba,
+loaded only then), which ``decode`` and ``decode_many`` choose.
 
 Like meshoptimizer's own decoder (which three.js and Babylon use for both names), version 1 vertex data
 and the COLOR filter are read under either extension name. Malformed data raises ``ValueError`` there,
@@ -31,12 +33,20 @@ CODECS = (
     "FILTERS",
     "FILTER_FUNCTIONS",
     "MODES",
-    "decode",
     "decode_index_buffer",
     "decode_index_sequence",
     "decode_vertex_buffer",
 )  # meshopt_codecs' names, re-exported on first use (``__getattr__``)
-__all__ = ["EXTENSIONS", "check_extensions", "compressed_views", "compression", "drop_compression", *CODECS]
+__all__ = [
+    "EXTENSIONS",
+    "check_extensions",
+    "compressed_views",
+    "compression",
+    "decode",
+    "decode_many",
+    "drop_compression",
+    *CODECS,
+]
 
 EXTENSIONS = ("EXT_meshopt_compression", "KHR_meshopt_compression")
 # Decoded sizes are claims (a placeholder buffer has no bytes, and a few compressed bytes can stand for a
@@ -51,6 +61,23 @@ def __getattr__(name: str):
 
         return getattr(meshopt_codecs, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def decode(mode: str, filter_name: str, count: int, stride: int, data: bytes | memoryview):
+    """One compressed bufferView's bytes (flat uint8): compiled when ``meshopt_compiled`` is in use, else
+    numpy (``meshopt_codecs.decode``, the reference); the same bytes, or the same ``ValueError``, either way."""
+    from viewer.gltf import meshopt_compiled
+
+    return meshopt_compiled.decode(mode, filter_name, count, stride, data)
+
+
+def decode_many(jobs: list[tuple[str, str, int, int, bytes | memoryview]]) -> list:
+    """Many compressed bufferViews ``(mode, filter, count, byteStride, data)`` at once: each one's bytes or the
+    ``ValueError`` it raises. A file's worth of megabytes loads the compiled decoder and shares the views among
+    the cores (``meshopt_compiled.decode_many``)."""
+    from viewer.gltf import meshopt_compiled
+
+    return meshopt_compiled.decode_many(jobs)
 
 
 # -- the glTF side -------------------------------------------------------------------------------------

@@ -58,6 +58,27 @@ def decode(mode: str, filter_name: str, count: int, stride: int, data: bytes | m
 
 def decode_vertex_buffer(count: int, stride: int, data: bytes | memoryview) -> np.ndarray:
     """The ATTRIBUTES codec: ``count`` elements of ``stride`` bytes, as a flat writable uint8 array."""
+    buf, limit, version, baseline, channels, block = vertex_setup(count, stride, data)
+    groups = -(-count // _GROUP)
+    deltas = np.zeros((stride, groups * _GROUP), np.uint8)
+    padded = np.zeros(limit + _PAD, np.uint8)
+    padded[:limit] = buf[:limit]
+    end = _walk_vertex_blocks(padded, limit, count, stride, block, version, deltas)
+    if end != limit:
+        raise ValueError(f"{limit - end} bytes are left between the encoded blocks and the tail")
+    return _undo_deltas(deltas[:, :count], baseline, channels, count, stride)
+
+
+def vertex_setup(
+    count: int, stride: int, data: bytes | memoryview
+) -> tuple[np.ndarray, int, int, np.ndarray, list[int], int]:
+    """What an ATTRIBUTES stream says before its blocks, checked: ``(stream as uint8, where the blocks must
+    end, version, baseline element, channel mode bytes, elements per block)``. The compiled decoder
+    (``meshopt_compiled``) starts from here too, so both refuse the same streams with the same words.
+
+    Raises:
+        ValueError: a bad stride or count, header or channel byte, or a stream too short for ``count``.
+    """
     if stride % 4 or not 4 <= stride <= 256:
         raise ValueError(f"byteStride must be a multiple of 4 from 4 to 256, got {stride}")
     if count < 0:
@@ -88,14 +109,7 @@ def decode_vertex_buffer(count: int, stride: int, data: bytes | memoryview) -> n
     )
     if least > limit:
         raise ValueError(f"the stream has {size} bytes, too few for {count} elements of {stride} bytes")
-    groups = -(-count // _GROUP)
-    deltas = np.zeros((stride, groups * _GROUP), np.uint8)
-    padded = np.zeros(limit + _PAD, np.uint8)
-    padded[:limit] = buf[:limit]
-    end = _walk_vertex_blocks(padded, limit, count, stride, block, version, deltas)
-    if end != limit:
-        raise ValueError(f"{limit - end} bytes are left between the encoded blocks and the tail")
-    return _undo_deltas(deltas[:, :count], baseline, channels, count, stride)
+    return buf, limit, version, baseline, channels, block
 
 
 def _least_block_bytes(n: int, stride: int, version: int) -> int:

@@ -51,7 +51,8 @@ def clip_findings(scene: Scene, clip: Clip) -> list[Finding]:
     found += ignored_channels(scene, clip.index)
     found += [(p.channel, f) for p, f in zip(places, loop_seam(clip, places)) if f]
     found += [(p.channel, f) for p, c in zip(places, clip.channels) if (f := unused_channel(scene, p, c))]
-    shared = findings_keys.shared_times([c.curve for c in clip.channels])
+    steps = any(p.mode == "step" and len(p.curve.times) >= 2 for p in places)  # the only users of ``shared``
+    shared = findings_keys.shared_times([c.curve for c in clip.channels]) if steps else np.zeros(0)
     for p in places:
         found += [(p.channel, f) for check in findings_keys.KEY_CHECKS if (f := check(p))]
         if f := findings_keys.step_on_key(p, shared, clip.duration):

@@ -41,6 +41,9 @@ HOT = 32  # times a behaviour's share of a divergence is measured at (``hot_time
 ROWS = 4  # nodes a diff's table keeps, by distance and by angle: the finding names the worst
 WORK = 500_000  # node × time matrices composed per pass; a huge scene is measured at fewer times (``thinned``)
 MAX_FRAMES = 36_000  # 20 minutes at FPS: longer clips (``absurd-value`` key times, mostly) are not played here
+# Keys in a clip: past this (55 s of 60-joint capture at 60 fps) each engine's rewritten clip and its tables
+# would cost gigabytes and minutes (~60 µs and ~4.5 kB a key over the engines), so the clip is not played here.
+KEYS = 200_000
 MESSAGE_CHARS = 700  # seven engines with their causes fit
 
 # Behaviour.cause -> the Engine fields that make it; set to their defaults, the engine plays that part as the spec.
@@ -89,9 +92,9 @@ def engine_findings(scene: Scene, names: tuple[str, ...] | None = None) -> dict[
 
 def divergences(scene: Scene, clip: Clip, engines: list[Engine]) -> list[Divergence]:
     """The engines (in the given order) whose playback of ``clip`` is visibly not the spec's, with causes.
-    Nothing for a clip longer than ``MAX_FRAMES`` at ``FPS``: its diffs would not fit a library run's limits
-    (``animview diff --engine`` measures it)."""
-    if not clip.duration * FPS <= MAX_FRAMES:
+    Nothing for a clip longer than ``MAX_FRAMES`` at ``FPS`` or with more than ``KEYS`` keys: its diffs would
+    not fit a library run's limits (``animview diff --engine`` measures it)."""
+    if not clip.duration * FPS <= MAX_FRAMES or sum(len(c.curve.times) for c in clip.channels) > KEYS:
         return []
     played = Played(scene, clip)
     groups: dict[bytes, list[tuple[Engine, np.ndarray]]] = {}

@@ -207,11 +207,18 @@ def absurd_values(place: Place) -> Finding | None:
 
 def shared_times(curves: list[Curve]) -> np.ndarray:
     """Key times that two or more of the clip's channels have (each channel's times are strictly increasing,
-    so a time counted twice comes from two channels)."""
-    if not curves:
+    so a time counted twice comes from two channels). A times array several channels share (one input
+    accessor) is read once, and every time in it counts as shared."""
+    arrays: dict[int, np.ndarray] = {}
+    users: dict[int, int] = {}
+    for c in curves:
+        arrays[id(c.times)] = np.asarray(c.times, np.float64)
+        users[id(c.times)] = users.get(id(c.times), 0) + 1
+    if not arrays:
         return np.zeros(0)
-    times, counts = np.unique(np.concatenate([np.asarray(c.times, np.float64) for c in curves]), return_counts=True)
-    return times[counts >= 2]
+    times, counts = np.unique(np.concatenate(list(arrays.values())), return_counts=True)
+    repeated = [a for k, a in arrays.items() if users[k] >= 2]
+    return np.union1d(times[counts >= 2], np.concatenate(repeated)) if repeated else times[counts >= 2]
 
 
 def step_on_key(place: Place, shared: np.ndarray, end: float) -> Finding | None:

@@ -42,7 +42,7 @@ class Tracks:
 class Fit:
     kept: np.ndarray  # (n,) bool
     tangents: np.ndarray | None  # cubic: (n, 2, W) in- and out-tangent per second at each kept key
-    error: np.ndarray  # (n,) each sample's error against the final curve
+    error: np.ndarray | None  # (n,) each sample's error against the final curve; None when not asked for
 
 
 def distance(x: np.ndarray, y: np.ndarray, metric: str) -> np.ndarray:
@@ -116,9 +116,11 @@ def _pairs(kept: np.ndarray, check: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return np.concatenate([q, q[loose] + 1]), np.concatenate([check, check[loose]])
 
 
-def decimate(tr: Tracks, scheme: str) -> Fit:
+def decimate(tr: Tracks, scheme: str, final: bool = True) -> Fit:
     """Keys to keep so the ``scheme`` curve through them ("linear", "slerp", "step" or "cubic") is within each
-    sample's tolerance of every sample; with cubic, the tangents that make it so."""
+    sample's tolerance of every sample; with cubic, the tangents that make it so. ``final=False`` skips the
+    last evaluation of every sample against the kept curve (``Fit.error`` None, no tangents) for callers that
+    only count the keys: on a long take it is most of the time."""
     n = len(tr.times)
     values = np.ascontiguousarray(np.asarray(tr.values, np.float64).reshape(n, -1).T)
     kept = tr.key.copy()
@@ -159,7 +161,7 @@ def decimate(tr: Tracks, scheme: str) -> Fit:
         kept[idx[gone]] = False
         near = np.flatnonzero(gone)
         dirty[idx[np.clip(np.concatenate([near - 1, near + 1]), 0, m - 1)]] = True
-    return _final(tr, scheme, values, kept)
+    return _final(tr, scheme, values, kept) if final else Fit(kept, None, None)
 
 
 def _final(tr: Tracks, scheme: str, values: np.ndarray, kept: np.ndarray) -> Fit:

@@ -22,25 +22,26 @@ def read_clip(doc: Document, anim: dict, index: int) -> Clip:
     node, paths this viewer cannot animate, and earlier duplicates of a (node, path): the later wins.
     """
     channels = []
+    times: dict[int, np.ndarray] = {}  # input accessor → its float64 times, one array however many samplers share it
     for ci, ch in enumerate(anim["channels"]):
         if (index, ci) in doc.ignored_channels:
             continue
         sampler = anim["samplers"][ch["sampler"]]
         node, path = ch["target"].get("node"), ch["target"]["path"]
         if path == "pointer":
-            channels.append(_pointer_channel(doc, ch, sampler))
+            channels.append(_pointer_channel(doc, ch, sampler, times))
         elif node is not None and path in ("translation", "rotation", "scale", "weights"):
-            channels.append(Channel(node, path, _curve(doc, sampler, path == "rotation"), ch["sampler"]))
+            channels.append(Channel(node, path, _curve(doc, sampler, path == "rotation", times), ch["sampler"]))
     return Clip(anim.get("name") or f"animation {index}", index, channels)
 
 
-def _pointer_channel(doc: Document, channel: dict, sampler: dict) -> Channel:
+def _pointer_channel(doc: Document, channel: dict, sampler: dict, times: dict[int, np.ndarray]) -> Channel:
     """A KHR_animation_pointer channel validation accepted: a node's TRS / weights / visibility exactly as a
     plain channel would carry it, or a material's, camera's or light's property (node -1)."""
     text = channel["target"]["extensions"]["KHR_animation_pointer"]["pointer"]
     target = pointer_rules.resolve(doc.raw, text)
     prop = target.property
-    curve = _curve(doc, sampler, prop.consumer == "node" and prop.field == "rotation", prop.type)
+    curve = _curve(doc, sampler, prop.consumer == "node" and prop.field == "rotation", times, prop.type)
     node = target.index if prop.consumer == "node" else -1
     return Channel(
         node,
@@ -54,10 +55,13 @@ def _pointer_channel(doc: Document, channel: dict, sampler: dict) -> Channel:
     )
 
 
-def _curve(doc: Document, sampler: dict, rotation: bool, kind: str = "float") -> Curve:
+def _curve(doc: Document, sampler: dict, rotation: bool, shared: dict[int, np.ndarray], kind: str = "float") -> Curve:
     """The sampler's keys as float64. ``kind`` is the Object Model type: booleans and integers step in every
-    mode, and a boolean's unsigned bytes read as 0.0 / 1.0."""
-    times = np.asarray(doc.accessor(sampler["input"]), dtype=np.float64)
+    mode, and a boolean's unsigned bytes read as 0.0 / 1.0. Samplers with one input accessor get one times
+    array (``shared``): a take whose channels all share their key times holds them once."""
+    if sampler["input"] not in shared:
+        shared[sampler["input"]] = np.asarray(doc.accessor(sampler["input"]), dtype=np.float64)
+    times = shared[sampler["input"]]
     out = np.asarray(doc.accessor(sampler["output"]), dtype=np.float64)
     if kind == "bool":
         out = (out != 0.0).astype(np.float64)
