@@ -37,6 +37,21 @@ EXT, KHR = meshopt.EXTENSIONS
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "meshopt" / "reference_streams.npz"
 
 
+def mutate(stream: bytes, rng: np.random.Generator) -> bytearray:
+    """``stream`` with 1–3 random bytes changed, inserted or deleted: a corruption the decoders must survive."""
+    data = bytearray(stream)
+    for _ in range(int(rng.integers(1, 4))):
+        at = int(rng.integers(0, len(data)))
+        action = rng.integers(0, 3)
+        if action == 0:
+            data[at] = int(rng.integers(0, 256))
+        elif action == 1:
+            data.insert(at, int(rng.integers(0, 256)))
+        elif len(data) > 1:
+            del data[at]
+    return data
+
+
 def rotations_equal(decoded: np.ndarray, original: np.ndarray) -> bool:
     """Same triangles with the same winding: each decoded triangle is a cyclic rotation of the original."""
     d, o = decoded.astype(np.int64).reshape(-1, 3), original.astype(np.int64).reshape(-1, 3)
@@ -304,16 +319,7 @@ def test_random_corruptions_never_crash(name):
     decode, count, stride, stream = good_streams()[name]
     rng = np.random.default_rng(len(name))
     for _ in range(150):
-        data = bytearray(stream)
-        for _ in range(int(rng.integers(1, 4))):
-            at = int(rng.integers(0, len(data)))
-            action = rng.integers(0, 3)
-            if action == 0:
-                data[at] = int(rng.integers(0, 256))
-            elif action == 1:
-                data.insert(at, int(rng.integers(0, 256)))
-            elif len(data) > 1:
-                del data[at]
+        data = mutate(stream, rng)
         try:
             out = decode(count, stride, bytes(data))
         except ValueError:

@@ -24,6 +24,7 @@ from tests.gltf.test_meshopt import (
     good_streams,
     grid_triangles,
     meshopt_animation,
+    mutate,
     smooth_elements,
     write,
 )
@@ -143,16 +144,7 @@ def test_malformed_streams_fail_alike(compiled, name):
     assert_same(mode, "NONE", count * 1000, stride, stream)
     rng = np.random.default_rng(len(name) + 7)
     for _ in range(300):
-        data = bytearray(stream)
-        for _ in range(int(rng.integers(1, 4))):
-            at = int(rng.integers(0, len(data)))
-            action = rng.integers(0, 3)
-            if action == 0:
-                data[at] = int(rng.integers(0, 256))
-            elif action == 1:
-                data.insert(at, int(rng.integers(0, 256)))
-            elif len(data) > 1:
-                del data[at]
+        data = mutate(stream, rng)
         assert_same(mode, "NONE", count, stride, bytes(data))
 
 
