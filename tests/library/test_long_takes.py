@@ -71,14 +71,19 @@ def takes(tmp_path_factory):
 
 @pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss units and fork accounting as on Linux")
 def test_check_memory_is_proportional_to_the_animation(takes):
-    small, large = takes[2], takes[8]
+    assert_proportional("check", check_peak_mib, takes[2], takes[8], BASE_MIB, SLACK_MIB)
+
+
+def assert_proportional(what: str, peak_mib, small: Path, large: Path, base_mib: float, slack_mib: float) -> None:
+    """``peak_mib(take)`` within ``MULTIPLE`` × the take's animation + ``base_mib`` for both takes, and growing
+    from the small take to the large by at most ``MULTIPLE`` × the growth of the animation + ``slack_mib``."""
     a_small, a_large = animation_mib(small), animation_mib(large)
-    peak_small, peak_large = check_peak_mib(small), check_peak_mib(large)
+    peak_small, peak_large = peak_mib(small), peak_mib(large)
     for a, peak in ((a_small, peak_small), (a_large, peak_large)):
-        assert peak <= MULTIPLE * a + BASE_MIB, f"check peaked at {peak:.0f} MiB for {a:.1f} MiB of animation"
+        assert peak <= MULTIPLE * a + base_mib, f"{what} peaked at {peak:.0f} MiB for {a:.1f} MiB of animation"
     growth = peak_large - peak_small
-    assert growth <= MULTIPLE * (a_large - a_small) + SLACK_MIB, (
-        f"check grew by {growth:.0f} MiB for {a_large - a_small:.1f} MiB more animation "
+    assert growth <= MULTIPLE * (a_large - a_small) + slack_mib, (
+        f"{what} grew by {growth:.0f} MiB for {a_large - a_small:.1f} MiB more animation "
         f"({peak_small:.0f} → {peak_large:.0f} MiB)"
     )
 

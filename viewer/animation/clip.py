@@ -15,6 +15,7 @@ import numpy as np
 
 from viewer.animation import modes
 from viewer.animation.table import ChannelTable
+from viewer.animation.windows import WindowedTable, is_long
 from viewer.gltf.object_model import same_property
 
 PATH_WIDTH = {"translation": 3, "rotation": 4, "scale": 3}
@@ -100,7 +101,7 @@ class Clip:
     index: int
     channels: Sequence[Channel]
     parts: tuple[Part, ...] = ()
-    _tables: dict[str, ChannelTable] = field(default_factory=dict, repr=False)
+    _tables: dict[str, ChannelTable | WindowedTable] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.channels = tuple(self.channels)
@@ -115,12 +116,15 @@ class Clip:
         times = {id(c.curve.times): np.asarray(c.curve.times, np.float64) for c in self.channels}
         self.key_times = np.unique(np.concatenate(list(times.values()))) if times else np.zeros(0)
 
-    def table(self, mode: str = "authored") -> ChannelTable:
-        """The packed table for ``mode`` (cached: building it is the expensive part)."""
+    def table(self, mode: str = "authored") -> ChannelTable | WindowedTable:
+        """The packed table for ``mode`` (cached: building it is the expensive part); a long clip's is built
+        a window of keys at a time (``windows.py``), as times ask for them."""
         if mode not in self._tables:
             if mode not in modes.MODES:
                 raise ValueError(f"unknown interpolation mode {mode!r}; choose from {', '.join(modes.MODES)}")
-            self._tables[mode] = ChannelTable([c.curve for c in self.channels], mode)
+            curves = [c.curve for c in self.channels]
+            long = is_long(curves)
+            self._tables[mode] = WindowedTable(curves, mode, self.key_times) if long else ChannelTable(curves, mode)
         return self._tables[mode]
 
     def drop_tables(self) -> None:

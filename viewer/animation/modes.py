@@ -42,6 +42,9 @@ class Curve:
         raw_keys: LINEAR rotations only: keys used as stored (not normalized, as engines that trust the file
             do) and the slerp angle taken as acos of their dot product — "acos", or "acos-hold-equal" where
             exactly equal keys hold the first; None: the spec's normalized keys.
+        signs: ±1 per key, for a cut of a longer rotation curve (``windows.py``): the signs ``same_hemisphere``
+            gives these keys along the whole curve, which the cubic modes then use rather than re-signing from
+            the cut's first key. None: a whole curve.
     """
 
     times: np.ndarray
@@ -54,6 +57,7 @@ class Curve:
     lerp_above: float | None = None
     lerp_renormalized: bool = True
     raw_keys: str | None = None
+    signs: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -88,12 +92,17 @@ def same_hemisphere(q: np.ndarray) -> np.ndarray:
     return q * np.concatenate([ones, np.cumprod(flips, axis=-1)], axis=-1)[..., None]
 
 
+def normalized_keys(values: np.ndarray) -> np.ndarray:
+    """Rotation keys as every mode reads them: unit quaternions (a zero key is the identity)."""
+    return math3d.quat_normalize(values)
+
+
 def _values(curve: Curve, align: bool) -> np.ndarray:
     v = np.asarray(curve.values, dtype=np.float64)
     if curve.rotation and not curve.raw_keys:
-        v = math3d.quat_normalize(v)
+        v = normalized_keys(v)
         if align:
-            v = same_hemisphere(v)
+            v = same_hemisphere(v) if curve.signs is None else v * curve.signs[..., None]
     return v
 
 
@@ -195,6 +204,14 @@ MODE_TABLE: dict[str, Callable[[Curve], Intervals]] = {
     "catmull-rom": catmull_rom,
     "cubic-zero": cubic_zero,
 }
+
+
+def resigns(mode: str, curve: Curve) -> bool:
+    """Whether ``mode`` re-signs the curve's rotation keys along it (``same_hemisphere``): the cubics that
+    make their own tangents, CUBICSPLINE without authored tangents among them."""
+    concrete = resolve(mode, curve)
+    cubic = concrete in ("catmull-rom", "cubic-zero") or (concrete == "cubicspline" and curve.in_tangents is None)
+    return cubic and curve.rotation and not curve.raw_keys
 
 
 def intervals(mode: str, curve: Curve) -> Intervals:

@@ -40,6 +40,9 @@ _COLS = 5
 CHUNK_VALUES = 16384
 # Channels built in one batch at most (their keys × width bound the batch's temporaries).
 GROUP_CHANNELS = 4096
+# Regions built in one batch at most: a batch's temporaries are ~10 float64 rows of 4 × W per region, so 60
+# channels of 7 200 keys in one batch peaked at 200 MB for a 46 MB table.
+GROUP_REGIONS = 1 << 17
 # Frame caches kept per clip and mode (one per window between consecutive key times), and their memory.
 MAX_CACHED_WINDOWS = 4096
 FRAME_CACHE_BYTES = 32 << 20
@@ -78,7 +81,8 @@ def group_regions(curves: Sequence[modes.Curve], mode: str, width: int) -> tuple
     tangents = [None, None]
     if first.in_tangents is not None:
         tangents = [np.stack([np.asarray(t, np.float64) for t in ts]) for ts in _tangents(curves)]
-    batch = replace(first, times=times, values=values, in_tangents=tangents[0], out_tangents=tangents[1])
+    signs = None if first.signs is None else np.stack([c.signs for c in curves])
+    batch = replace(first, times=times, values=values, in_tangents=tangents[0], out_tangents=tangents[1], signs=signs)
     iv = modes.intervals(mode, batch)
     dt = np.diff(times, axis=-1)
     inner = seg[:, 1:-1]
@@ -106,7 +110,7 @@ def region_kind(curve: modes.Curve, mode: str) -> tuple:
     """Channels with the same kind are built in one batch: same concrete mode, key count, width and flags."""
     tangents = curve.in_tangents is not None
     kind = modes.resolve(mode, curve), len(curve.times), curve.values.shape[1], curve.rotation, tangents
-    return kind + (curve.lerp_above, curve.lerp_renormalized, curve.raw_keys)
+    return kind + (curve.lerp_above, curve.lerp_renormalized, curve.raw_keys, curve.signs is not None)
 
 
 class ChannelTable:
@@ -137,8 +141,9 @@ class ChannelTable:
             kinds.setdefault(region_kind(curve, mode), []).append(c)
         bases = self.search.bases
         for members in kinds.values():
-            for lo in range(0, len(members), GROUP_CHANNELS):
-                part = members[lo : lo + GROUP_CHANNELS]
+            step = max(1, min(GROUP_CHANNELS, GROUP_REGIONS // (len(curves[members[0]].times) + 1)))
+            for lo in range(0, len(members), step):
+                part = members[lo : lo + step]
                 coef, seg, normalize = group_regions([curves[c] for c in part], mode, self.width)
                 if len(self.coefs) == 2 and np.any(coef[:, :, 2:] != 0.0):
                     self.coefs = np.concatenate([self.coefs, np.zeros_like(self.coefs)])

@@ -68,7 +68,11 @@ class FramePlan:
     """
 
     def __init__(self, pose, clip, mode: str) -> None:
-        base = clip.table(mode).plan()
+        table = clip.table(mode)
+        base = table.plan()
+        # A long clip's table is a window at a time (``animation/windows.py``): ``run`` rebinds the kernel's
+        # arrays to the window each time falls in.
+        self.windows, self.window = (table, 0) if hasattr(table, "window_of") else (None, 0)
         scene, nodes = pose.scene, pose.scene.nodes
         ch = base.ch.copy()
         animated = np.zeros(len(nodes), dtype=bool)
@@ -122,7 +126,24 @@ class FramePlan:
     def run(self, k, pose, t: float) -> tuple[int, int]:
         """Pose the scene at t: every buffer of ``pose`` written; returns the counts of undrawable nodes and
         skins."""
+        if self.windows is not None:
+            window, table = self.windows.table_for(t)
+            if window is None or window != self.window:
+                self.window = window
+                self._bind(table.plan())
         return k.pose_frame(t, self.coef, self.seg, self.ktimes, self.pf, self.pi, self.pb, pose.state, pose.flags)
+
+    def _bind(self, base: TablePlan) -> None:
+        """Point the kernel at another window's table: its regions, keys, per-channel offsets and clamp."""
+        self.coef, self.seg, self.ktimes = base.coef, base.seg, base.ktimes
+        c = len(base.ch)
+        at = int(self.pi[layout.H_CH])
+        self.pi[at : at + 7 * c].reshape(c, 7)[:, :3] = base.ch[:, :3]
+        at = int(self.pi[layout.H_LAST])
+        self.pi[at : at + c] = base.ch[:, 2]
+        at = int(self.pi[layout.H_NORM])
+        self.pf[at : at + c] = base.norm
+        self.pf[0:2] = base.lo, base.hi
 
 
 def _pack(arrays: dict, dtype, start: int) -> tuple[np.ndarray, dict]:

@@ -190,5 +190,5 @@ def _to_pygltflib(path: Path, raw: dict, bin_chunk: bytes | None) -> pygltflib.G
     except Exception as exc:
         raise GltfError(path, "", f"pygltflib cannot read the JSON ({type(exc).__name__}: {exc})") from exc
     if bin_chunk is not None:
-        gltf.set_binary_blob(bin_chunk)
+        gltf.set_binary_blob(bytes(bin_chunk))
     return gltf

@@ -28,6 +28,11 @@ POSE_BUDGET = 1_000_000
 MIN_POSES = 4
 WORLD_BATCH = 1 << 18  # times × nodes per batch of world matrices for the joint boxes (32 MB of float64)
 MAX_WEIGHT_GROUPS = 64  # distinct morph weights among a mesh's instances handled one group at a time
+# A clip with more key times than MAX_TIMES is framed from LONG_TIMES of them (an even subset), plus the keys
+# where each translation, scale and weight is at its least and greatest: an hour-long take is framed in a
+# fraction of a second (every file of the shared library has fewer, and is framed at every key).
+MAX_TIMES = 4096
+LONG_TIMES = 256
 
 
 def pose_bounds(pose: Pose, include_skinned: bool = True) -> tuple[np.ndarray, np.ndarray]:
@@ -76,7 +81,10 @@ def pose_bounds(pose: Pose, include_skinned: bool = True) -> tuple[np.ndarray, n
 def clip_bounds(
     scene: Scene, clip: Clip | None, samples: int = 32, mode: str = "authored"
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Bounds over a whole clip (its key times plus ``samples`` even times), so a walk stays in view.
+    """Bounds over a whole clip (its key times plus ``samples`` even times), so a walk stays in view. A clip
+    with more than ``MAX_TIMES`` of them is framed from ``LONG_TIMES`` even ones and the key times where each
+    translation, scale and weight channel is at its least or greatest (``_extreme_times``): a long take's
+    travel is in view without posing each of its keys.
 
     Every mesh is placed exactly at every one of those times when that fits ``POSE_BUDGET``. Beyond it,
     skinned meshes are bounded by joint boxes (``skin_bounds``: a bound, a little loose, at every time, from
@@ -87,6 +95,10 @@ def clip_bounds(
     if clip is None:
         return pose_bounds(pose)
     times = np.union1d(clip.key_times, np.linspace(0.0, clip.duration, samples))
+    if len(times) > MAX_TIMES:
+        times = np.union1d(
+            times[np.linspace(0, len(times) - 1, LONG_TIMES).round().astype(np.int64)], _extreme_times(clip)
+        )
     exact = len(times) * _pose_cost(pose, skinned=True) <= POSE_BUDGET
     lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
     boxes = Boxes.concat([]) if exact else _skinned_boxes(scene, clip)
@@ -108,6 +120,16 @@ def clip_bounds(
     if not np.isfinite(lo).all():
         return np.zeros(3), np.zeros(3)
     return lo, hi
+
+
+def _extreme_times(clip: Clip) -> np.ndarray:
+    """The key times at which each component of each translation, scale or weights channel is least or greatest."""
+    found = []
+    for ch in clip.channels:
+        if ch.consumer == "node" and ch.path in ("translation", "scale", "weights") and len(ch.curve.times) > 1:
+            values = np.asarray(ch.curve.values)
+            found += [ch.curve.times[values.argmin(axis=0)], ch.curve.times[values.argmax(axis=0)]]
+    return np.concatenate(found) if found else np.zeros(0)
 
 
 def _skinned_boxes(scene: Scene, clip: Clip) -> Boxes:
@@ -176,16 +198,13 @@ def _instances(lo, hi, world: np.ndarray, prim, weights: np.ndarray | None):
     """
     pos = np.asarray(prim.attributes["POSITION"], dtype=np.float64)
     deltas = None
-    if weights is not None:
-        deltas = np.stack(
-            [
-                np.asarray(t["POSITION"], np.float64) if "POSITION" in t else np.zeros_like(pos)
-                for t in prim.targets[: weights.shape[1]]
-            ]
-        )  # (T, V, 3)
+    if weights is not None:  # the primitive's stacked targets (float32, made once), those the weights name
+        weights = weights.astype(np.float32)
+        deltas = prim.position_deltas[: weights.shape[1]]
+        deltas = deltas.reshape(len(deltas), len(pos), 3)  # (T, V, 3)
     shared = pos  # one local point set for all instances, unless each has its own weights
     if deltas is not None:
-        shared = pos + np.tensordot(weights[0], deltas, 1) if len(weights) == 1 else None
+        shared = pos + (weights[:1] @ deltas.reshape(len(deltas), -1)).reshape(-1, 3) if len(weights) == 1 else None
     if len(world) * len(pos) > EXACT_POINTS:
         if shared is not None:
             shared = _corners(shared.min(axis=0), shared.max(axis=0))
@@ -240,12 +259,13 @@ def _extend(lo: np.ndarray, hi: np.ndarray, points: np.ndarray) -> tuple[np.ndar
 def _pose_cost(pose: Pose, skinned: bool) -> int:
     """Work of one pose in ``clip_bounds``: every node, and its world plan in node products — each product,
     and each step's numpy calls at what they cost in products (a deep chain multiplies each node about
-    log2(depth) times, or pays a step per level) —, plus every vertex that is morphed, and skinned ones when
-    ``skinned`` (else joint boxes bound them)."""
+    log2(depth) times, or pays a step per level) —, plus every vertex placed: rigid and morphed ones, and
+    skinned ones when ``skinned`` (else joint boxes bound them). (Rigid vertices were once left out: a turning
+    1 M-triangle torus was placed at all its 64 times, 1.5 s before its first picture.)"""
     scene, nodes = pose.scene, pose.scene.nodes
     cost = len(nodes) + round(plan_cost(pose.world_plan) / STEP_COSTS[1])
     for node in np.flatnonzero(nodes.mesh >= 0).tolist():
         mesh = scene.meshes[nodes.mesh[node]]
-        if (nodes.skin[node] >= 0 and skinned) or (nodes.skin[node] < 0 and mesh.target_count):
+        if nodes.skin[node] < 0 or skinned:
             cost += sum(len(p.attributes.get("POSITION", ())) for p in mesh.primitives)
     return max(1, cost)

@@ -93,8 +93,7 @@ class GpuPrimitive:
             pos = self.data.attributes["in_position"]
             self.lo, self.hi = (pos.min(axis=0), pos.max(axis=0)) if len(pos) else (np.zeros(3), np.zeros(3))
             self.center = 0.5 * self.lo.astype(np.float64) + 0.5 * self.hi.astype(np.float64)
-            self.delta_lo = deltas.min(axis=1) if deltas is not None else np.zeros((0, 3))
-            self.delta_hi = deltas.max(axis=1) if deltas is not None else np.zeros((0, 3))
+            self.delta_lo, self.delta_hi = _extents(deltas)
             self._closed_shape = (
                 any(map(_may_cull, every))
                 and not self.skinned
@@ -264,3 +263,12 @@ class GpuScene:
             for prim in mesh:
                 prim.release()
         self.materials.release()
+
+
+def _extents(deltas: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Each target's smallest and largest delta per axis, (T, 3) each. Reduced over contiguous rows of one axis
+    (a strided reduction over (T, V, 3) took 0.8 s of a 64-target mesh's first picture)."""
+    if deltas is None:
+        return np.zeros((0, 3)), np.zeros((0, 3))
+    axes = np.ascontiguousarray(deltas.transpose(0, 2, 1))
+    return axes.min(axis=2), axes.max(axis=2)

@@ -41,6 +41,18 @@ class Primitive:
     material: int | None
     targets: tuple[dict[str, np.ndarray], ...]
 
+    @cached_property
+    def position_deltas(self) -> np.ndarray:
+        """(T, V·3) float32: every target's POSITION deltas (zeros where a target has none), stacked once for
+        bounds — re-stacked per pose they were most of a 64-target mesh's first picture. float32, as the GPU
+        morphs: a float64 copy of 64 targets × 1 M coordinates would be half a gigabyte."""
+        pos = self.attributes["POSITION"]
+        out = np.zeros((len(self.targets), pos.size), np.float32)
+        for k, target in enumerate(self.targets):
+            if "POSITION" in target:
+                out[k] = np.asarray(target["POSITION"], np.float32).reshape(-1)
+        return out
+
 
 @dataclass(frozen=True)
 class Mesh:
