@@ -290,3 +290,20 @@ def test_a_context_knows_its_limits_even_when_first_asked_off_context():
         assert int(second.info["GL_MAX_TEXTURE_SIZE"]) >= 2048
     second.release()
     first.release()
+
+
+def test_a_30_fps_gif_plays_as_long_as_its_frames(tmp_path):
+    """GIF delays are whole centiseconds: 33.3 ms frames alternate 30 and 40 ms, so the GIF lasts its time."""
+    from viewer.export.writers import _write_gif
+
+    rng = np.random.default_rng(0)
+    frames = [rng.integers(0, 255, (8, 8, 3), dtype=np.uint8) for _ in range(31)]
+    out = tmp_path / "thirty.gif"
+    _write_gif(str(out), frames, 30.0)
+    with Image.open(out) as gif:
+        delays = []
+        for k in range(gif.n_frames):
+            gif.seek(k)
+            delays.append(gif.info["duration"])
+    assert len(delays) == 31 and set(delays) == {30, 40}
+    assert sum(delays) == pytest.approx(31 / 30 * 1000, abs=10)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from viewer.ui import ruler_ticks as rt
 from viewer.ui import timeline as tl
+from viewer.ui.channel_rows import MERGE_PX
 
 
 def test_ruler_maps_ends_and_middle():
@@ -77,7 +80,7 @@ def test_zoom_at_an_end_stays_inside_the_clip_and_pan_moves_by_pixels():
     assert panned == pytest.approx((0.5, 1.5))
     assert tl.pan(r, 10_000) == pytest.approx((0.0, 1.0))  # cannot pan before the start
     zoomed = tl.layout(1280, 720, 4.0, view=(0.5, 1.5)).ruler
-    ticks = tl.ticks(zoomed, 30.0)
+    ticks = rt.ticks(zoomed, 30.0)
     assert ticks[0].t >= 0.5 - 1e-9 and ticks[-1].t <= 1.5 + 1e-9 and any(k.major for k in ticks)
     assert tl.visible_keys([0.0, 0.4, 0.5, 1.0, 1.6], zoomed) == (2, 4)
 
@@ -106,16 +109,16 @@ def test_ruler_point_round_trips_to_the_seek_time():
     ],
 )
 def test_nice_step_is_the_next_1_2_5(minimum, step):
-    assert tl.nice_step(minimum) == pytest.approx(step)
+    assert rt.nice_step(minimum) == pytest.approx(step)
 
 
 def test_ticks_keep_labels_apart_and_land_on_multiples():
     for duration, width in [(3.0, 960), (0.71, 1280), (60.0, 700), (9.37, 400)]:
         lay = tl.layout(width, 600, duration)
-        ticks = tl.ticks(lay.ruler, 30.0)
+        ticks = rt.ticks(lay.ruler, 30.0)
         majors = [t.t for t in ticks if t.major]
         gaps = [lay.ruler.x_of(b) - lay.ruler.x_of(a) for a, b in zip(majors, majors[1:])]
-        assert majors[0] == 0.0 and min(gaps) >= tl.MIN_TICK_GAP_PX - 1e-9
+        assert majors[0] == 0.0 and min(gaps) >= rt.MIN_TICK_GAP_PX - 1e-9
         step = majors[1] - majors[0]
         assert all(m == pytest.approx(k * step) for k, m in enumerate(majors))  # k × step, no drift
         assert ticks[-1].t <= duration + 1e-9 and duration - ticks[-1].t < step
@@ -139,7 +142,7 @@ def test_nearest_key_within_tolerance():
 
 
 def test_zero_duration_clip_has_one_tick():
-    assert tl.ticks(tl.Ruler(0.0, 100.0, 0.0), 30.0) == [tl.Tick(0.0, 0, True)]
+    assert rt.ticks(tl.Ruler(0.0, 100.0, 0.0), 30.0) == [rt.Tick(0.0, 0, True)]
     assert math.isfinite(tl.layout(300, 200, 0.0).top)
 
 
@@ -149,3 +152,60 @@ def test_a_small_window_keeps_its_3d_view():
     assert small.rows_h >= tl.MIN_ROWS * tl.ROW_H
     tiny = tl.layout(320, 200, 4.0, channel_rows=21)
     assert tiny.rows_h == tl.MIN_ROWS * tl.ROW_H  # still a couple of rows to scroll through
+
+
+def columns_by_loop(times, ruler: tl.Ruler) -> list[int]:
+    """The column of every key in view, one key at a time (the slow way ``key_columns`` must agree with)."""
+    idx = tl.key_columns(times, ruler)
+    edges = ruler.start + np.arange(idx.size) * (ruler.span / (idx.size - 1))
+    edges[0], edges[-1] = ruler.start - 1e-9, ruler.view_end + 1e-9
+    return [int(np.searchsorted(edges, t, side="right")) - 1 for t in times if edges[0] <= t < edges[-1]]
+
+
+@given(st.lists(st.floats(0.0, 100.0), max_size=300), st.floats(0.0, 90.0), st.floats(0.01, 100.0))
+def test_key_columns_bin_every_key_in_view_once(keys, start, span):
+    times = np.sort(np.asarray(keys, dtype=np.float64))
+    r = tl.layout(1000, 600, 100.0, view=(start, start + span)).ruler
+    idx = tl.key_columns(times, r)
+    assert idx.size == math.ceil(r.x1 - r.x0) + 1 and (np.diff(idx) >= 0).all()
+    lo, hi = tl.visible_keys(times, r)
+    assert (idx[0], idx[-1]) == (lo, hi)  # exactly the keys in view
+    per_column = np.repeat(np.arange(idx.size - 1), np.diff(idx))
+    assert per_column.tolist() == columns_by_loop(times, r)
+
+
+def test_an_hour_of_keys_draws_as_one_bar_and_single_frames_as_diamonds():
+    times = np.arange(216_001) / 60.0  # an hour at 60 fps
+    whole = tl.layout(1280, 720, 3600.0).ruler
+    assert tl.tick_runs(times, whole, MERGE_PX) == [(whole.x0, whole.x1)]
+    view = (1800.0, 1800.0 + tl.shortest_view(60.0))
+    frames = tl.layout(1280, 720, 3600.0, view=view).ruler
+    runs = tl.tick_runs(times, frames, MERGE_PX)
+    assert (
+        [a for a, b in runs]
+        == [b for a, b in runs]
+        == pytest.approx([frames.x_of(k / 60) for k in range(108000, 108006)])
+    )
+    minute = tl.layout(1280, 720, 3600.0, view=(60.0, 120.0)).ruler  # 18 px a second, 0.3 px a key
+    assert len(tl.tick_runs(times, minute, MERGE_PX)) == 1
+
+
+@given(st.lists(st.floats(0.0, 20.0), min_size=1, max_size=200), st.floats(1.0, 30.0))
+def test_tick_runs_cover_every_key_and_stay_apart(keys, merge_px):
+    times = np.sort(np.asarray(keys, dtype=np.float64))
+    r = tl.layout(900, 600, 20.0).ruler
+    runs = tl.tick_runs(times, r, merge_px)
+    xs = [r.x_of(t) for t in times]
+    assert len(runs) <= (r.x1 - r.x0) / merge_px + 1
+    assert all(any(a - 1e-6 <= x <= b + 1e-6 for a, b in runs) for x in xs)  # every key is in a run
+    assert all(np.isclose(xs, a).any() and np.isclose(xs, b).any() for a, b in runs)  # runs start, end on keys
+    assert all(c - b > merge_px - 1.0 for (_, b), (c, _) in zip(runs, runs[1:]))  # apart by a column of slack
+
+
+def test_the_deepest_zoom_is_a_few_frames_at_the_rulers_rate():
+    r = tl.layout(1280, 720, 3600.0).ruler
+    for fps in (24.0, 30.0, 60.0, 120.0):
+        deep = tl.layout(1280, 720, 3600.0, view=tl.zoom(r, 1e9, 700.0, tl.shortest_view(fps))).ruler
+        assert deep.span == pytest.approx(tl.MIN_VIEW_FRAMES / fps)
+        assert deep.px_per_second / fps > 100  # a frame is over a hundred pixels wide
+    assert tl.shortest_view(0.0) == tl.MIN_VIEW_SECONDS

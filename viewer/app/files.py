@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from viewer.base.errors import GltfError
+from viewer.export.offscreen import frame_times
 from viewer.export.view_frames import ViewFrames
 from viewer.export.writers import free_path, save_png, write_clip
 from viewer.pose.bounds import clip_bounds
@@ -26,6 +27,8 @@ from viewer.render.compare_view import CompareView
 from viewer.render.overlay_lines import OverlayLines
 from viewer.render.renderer import Renderer
 from viewer.scene.scene import load
+
+MAX_GIF_FRAMES = 900  # E refuses a longer range: 30 s at 30 fps, ~1 GB of frames held twice by the GIF writer
 
 
 class FilesMixin:
@@ -110,12 +113,23 @@ class FilesMixin:
 
     def export_range(self) -> Path | None:
         """Write the loop range (the whole clip when none is set) as a GIF of the 3D view, at the ruler's
-        frame rate, next to the screenshots (E); the message line says where. Returns the file."""
+        frame rate, next to the screenshots (E); the message line says where. Returns the file.
+
+        Only the range's frames are posed and drawn, so two seconds of an hour-long take cost two seconds'
+        frames; a range over ``MAX_GIF_FRAMES`` frames (the whole of a long take, with no range set) is refused
+        with a message rather than filling the memory."""
         s = self.state
         if s.clip is None:
             s.message = "nothing to export: the file has no animation"
             return None
         lo, hi = s.clock.span
+        count = len(frame_times(lo, hi, s.fps))
+        if count > MAX_GIF_FRAMES:  # a GIF holds its frames in memory: an hour would be 100 000 of them
+            s.message = (
+                f"not exported: {lo:.3f}-{hi:.3f} s is {count} frames, a GIF takes at most {MAX_GIF_FRAMES}: "
+                "set a loop range (I / O, or right click on the ruler)"
+            )
+            return None
         path = free_path(self.options.screenshot_dir, f"animview-{self.scene.path.stem}-{lo:.3f}-{hi:.3f}s", ".gif")
         source = ViewFrames(self._scene_drawing(), self._view_size(), self._scene_view(), self._pose_at)
         try:

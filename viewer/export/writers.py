@@ -126,8 +126,12 @@ def _write_sequence(out: str, frames, fps: float) -> None:
 def _write_gif(out: str, frames, fps: float) -> None:
     import imageio.v3 as iio
 
-    # GIF delays are whole centiseconds; Pillow rounds the millisecond value we give
-    iio.imwrite(out, np.stack(list(frames)), extension=".gif", duration=1000.0 / fps, loop=0)
+    # GIF delays are whole centiseconds: one rounded delay (30 ms for 33.3) would play a 30 fps GIF 10 % fast,
+    # so each frame gets the step between its rounded start and the next one's (30, 40, 30, … ms).
+    stack = np.stack(list(frames))
+    starts = np.round(np.arange(len(stack) + 1) * 100.0 / fps)
+    delays = (np.diff(starts) * 10).astype(int).tolist()
+    iio.imwrite(out, stack, extension=".gif", duration=delays if len(set(delays)) > 1 else delays[0], loop=0)
 
 
 def _write_mp4(out: str, frames, fps: float) -> None:

@@ -1,8 +1,10 @@
 """The dope sheet's rows: key ticks (with tooltips) on any row, the tools row, and one row per channel.
 
 Which rows show is decided in ``dope_rows`` (per clip, filtered); here they are drawn inside a child window
-with a scrollbar, only the rows in view, and keys closer than ``MERGE_PX`` on screen joined into one bar, so
-a row costs at most its width in shapes whatever its key count (zoom in to see them apart). A row keeps its
+with a scrollbar, only the rows in view, and keys closer than ``MERGE_PX`` on screen joined into one bar. The keys
+are binned per pixel column first (``timeline.key_columns``: one search of the column edges), so a row costs its
+width, in time and in shapes, whatever its key count — an hour of capture draws as fast as a second (zoom in to
+see the keys apart). A row keeps its
 interpolation's colour; the selected node's rows get a
 warm background and a bar at the left instead of another text colour, so both read at once. A channel
 whose value or velocity jumps at the loop seam (``animation.seams``) is marked with a red "!" whose

@@ -2,9 +2,11 @@
 file), key ticks and the per-channel dope sheet.
 
 The ruler shows a view of the clip: the wheel over it (or Ctrl+wheel over the rows) zooms around the
-pointer, a middle-button drag anywhere on the time axis pans, F with the pointer on the bar fits the whole
-clip (``timeline.zoom`` / ``pan`` are the arithmetic). A loop range shows as green brackets with the times
-outside it shaded; the ruler's right-click menu and the I / O keys set it.
+pointer, from the whole clip — an hour of capture — down to ``timeline.MIN_VIEW_FRAMES`` frames, a middle-button
+drag anywhere on the time axis pans, F with the pointer on the bar fits the whole clip (``timeline.zoom`` / ``pan``
+are the arithmetic, ``ruler_ticks`` the steps and labels: a clock's minutes over an hour, frame numbers at
+frames). A loop range shows as green brackets with the times outside it shaded; the ruler's right-click menu
+and the I / O keys set it.
 
 Draws with imgui at the positions ``timeline.layout`` gives, so the pure geometry there is what a click
 hits. It only changes ``ViewerState`` (the clock, the clip, the mode, the selection, the display toggles).
@@ -17,11 +19,13 @@ queue a fast drag's last move arrives together with the release.
 
 from __future__ import annotations
 
+import numpy as np
 from imgui_bundle import imgui
 
 from viewer import fast
 from viewer.playback.rules import LOOP_MODES
 from viewer.ui import channel_rows, divergence_strip
+from viewer.ui import ruler_ticks as rt
 from viewer.ui import timeline as tl
 from viewer.ui.bar_style import DIM, KEY_COLOR, LABEL, MINOR_TICK, PLAYHEAD, ROW_BG, RULER_BG, TICK, col
 from viewer.ui.panels import FloatRect
@@ -148,19 +152,22 @@ def _clip_combo(state: ViewerState) -> None:
 def _ruler(state: ViewerState, lay: tl.Layout) -> None:
     r, y, dl, clock = lay.ruler, lay.ruler_y, imgui.get_window_draw_list(), state.clock
     dl.add_rect_filled(imgui.ImVec2(0, y), imgui.ImVec2(lay.width, y + tl.RULER_H), col(RULER_BG))
-    dl.add_text(imgui.ImVec2(2 * tl.PAD, y + 3), col(LABEL), tl.format_time(clock.t, state.fps))
-    zoomed = f"  view {r.start:.2f}-{r.view_end:.2f}" if r.end is not None else ""
-    dl.add_text(imgui.ImVec2(2 * tl.PAD, y + 16), col(DIM), f"of {clock.duration:.3f} s {state.fps:g} fps{zoomed}")
+    dl.add_text(imgui.ImVec2(2 * tl.PAD, y + 3), col(LABEL), tl.format_time(clock.t, state.fps, clock.duration))
+    dl.add_text(imgui.ImVec2(2 * tl.PAD, y + 16), col(DIM), _extent(r, state.fps))
     bottom = y + tl.RULER_H
-    for tick in tl.ticks(r, state.fps):
+    sc, label_end = rt.scale(r, state.fps), -1e9
+    for tick in rt.ticks(r, state.fps, sc):
         x = r.x_of(tick.t)
         if tick.major:
             dl.add_line(imgui.ImVec2(x, bottom - 10), imgui.ImVec2(x, bottom), col(TICK))
-            seconds, frame = f"{tick.t:.6g}s", str(tick.frame)
-            width = max(imgui.calc_text_size(seconds).x, imgui.calc_text_size(frame).x)
+            bright, dim = sc.labels(tick)
+            width = max(imgui.calc_text_size(bright).x, imgui.calc_text_size(dim).x)
             tx = x + 2 if x + 2 + width <= lay.width else x - 2 - width  # the last label stays on screen
-            dl.add_text(imgui.ImVec2(tx, y + 1), col(LABEL), seconds)
-            dl.add_text(imgui.ImVec2(tx, y + 13), col(DIM), frame)
+            if tx < label_end + tl.PAD:  # turned back, it would run into the one before: the tick alone
+                continue
+            dl.add_text(imgui.ImVec2(tx, y + 1), col(LABEL), bright)
+            dl.add_text(imgui.ImVec2(tx, y + 13), col(DIM), dim)
+            label_end = tx + width
         else:
             dl.add_line(imgui.ImVec2(x, bottom - 4), imgui.ImVec2(x, bottom), col(MINOR_TICK))
     imgui.set_cursor_screen_pos(imgui.ImVec2(r.x0 - GRAB_PX, y))
@@ -172,9 +179,32 @@ def _ruler(state: ViewerState, lay: tl.Layout) -> None:
         clock.scrub_to(r.t_of(mouse_x))
     if imgui.is_item_deactivated():
         clock.end_scrub()
-    if imgui.is_item_hovered():
-        imgui.set_tooltip("drag: scrub   wheel: zoom   middle drag: pan   F: fit   right click: loop range")
+    still = imgui.HoveredFlags_.delay_normal | imgui.HoveredFlags_.stationary  # not over the labels while zooming
+    if imgui.is_item_hovered(still) and not imgui.is_item_active():
+        imgui.set_tooltip(
+            f"view {_clock(r.start, r)} - {_clock(r.view_end, r)}\n"
+            "drag: scrub   wheel: zoom   middle drag: pan   F: fit   right click: loop range"
+        )
     _ruler_menu(state, r)
+
+
+def _clock(t: float, r: tl.Ruler) -> str:
+    return tl.clock_text(t, 3, r.duration >= 60.0, r.duration >= 3600.0)
+
+
+def _extent(r: tl.Ruler, fps: float) -> str:
+    """Under the readout: the clip's length and frame rate, and when zoomed how much of it the ruler shows
+    (the longest of these that fits the label column; the tooltip has the view's ends)."""
+    length = tl.clock_text(r.duration, 3, r.duration >= 60.0, r.duration >= 3600.0).removesuffix("s")
+    length = length.removesuffix(".000") + ("s" if r.duration < 60.0 else "")  # "1:00:00", "2s", "3.708s"
+    if r.end is None:
+        texts = [f"of {length} {fps:g} fps", f"of {length}"]
+    else:
+        frames = r.span * fps
+        shown = f"{frames:.0f} f" if frames < 100 else tl.clock_text(r.span, 2 if r.span < 60 else 0, r.span >= 60.0)
+        texts = [f"of {length}, {shown} shown", f"{shown} shown"]
+    room = tl.LABEL_W - 3 * tl.PAD
+    return next((text for text in texts if imgui.calc_text_size(text).x <= room), texts[-1])
 
 
 def _ruler_menu(state: ViewerState, r: tl.Ruler) -> None:
@@ -184,7 +214,7 @@ def _ruler_menu(state: ViewerState, r: tl.Ruler) -> None:
         if imgui.is_window_appearing():
             state.menu_time = r.t_of(imgui.get_mouse_pos_on_opening_current_popup().x)
         t = state.menu_time
-        imgui.text_disabled(f"at {t:.3f} s")
+        imgui.text_disabled(f"at {_clock(t, r)}  f {tl.frame_of(t, state.fps)}")
         if imgui.menu_item("loop from here (in)", "I", False)[0]:
             clock.set_in(t)
         if imgui.menu_item("loop to here (out)", "O", False)[0]:
@@ -212,7 +242,7 @@ def _zoom_and_pan(state: ViewerState, lay: tl.Layout) -> None:
         and (io.key_ctrl or not on_rows)
         and imgui.is_window_hovered(imgui.HoveredFlags_.child_windows)
     ):
-        state.view_range = tl.zoom(r, ZOOM_PER_NOTCH**io.mouse_wheel, x)
+        state.view_range = tl.zoom(r, ZOOM_PER_NOTCH**io.mouse_wheel, x, tl.shortest_view(state.fps))
     if not (imgui.is_mouse_down(2) and io.mouse_delta.x):
         return
     moved = imgui.get_mouse_drag_delta(2, 0.0)  # since the press: where the drag started
@@ -238,8 +268,14 @@ def _summary_row(state: ViewerState, lay: tl.Layout) -> None:
 
 
 def _keying(clip, t: float) -> str:
-    """How many channels have a key at time ``t`` (the summary row merges them)."""
-    n = sum(bool(abs(ch.curve.times - t).min() <= 1e-9) for ch in clip.channels)
+    """How many channels have a key at time ``t`` (the summary row merges them): a binary search per channel,
+    as a long take's channels hold hundreds of thousands of keys each."""
+    n = 0
+    for ch in clip.channels:
+        times = np.asarray(ch.curve.times, dtype=np.float64)
+        i = int(np.searchsorted(times, t))
+        near = times[max(i - 1, 0) : i + 1]
+        n += bool(near.size and np.abs(near - t).min() <= 1e-9)
     return f"{n} of {len(clip.channels)} channels key here"
 
 

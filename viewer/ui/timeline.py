@@ -38,7 +38,6 @@ BAR_SHARE = 0.4  # the expanded bar takes at most this share of the window's hei
 LABEL_W = 190
 MARGIN = 14
 SIDE_MIN_W, SIDE_MAX_W = 300, 440  # the docked panel column
-MIN_TICK_GAP_PX = 64  # labelled ticks at least this far apart
 TICK_PICK_PX = 5  # a click this close to a key tick selects it
 
 
@@ -96,25 +95,35 @@ class Ruler:
         return self.start - 1e-9 <= t <= self.view_end + 1e-9
 
 
-MIN_VIEW_SECONDS = 0.01  # zoomed all the way in, the ruler spans this (a frame at 30 fps is 0.033 s)
+MIN_VIEW_SECONDS = 0.001  # the ruler never spans less, whatever the frame rate
+MIN_VIEW_FRAMES = 5  # zoomed all the way in, the ruler spans this many frames: each one wide and numbered
 
 
-def clamp_view(start: float, end: float, duration: float) -> tuple[float, float] | None:
-    """A view of the clip kept inside [0, duration] and at least ``MIN_VIEW_SECONDS`` long (None: all of it)."""
-    span = min(max(end - start, min(MIN_VIEW_SECONDS, duration)), duration)
+def shortest_view(fps: float) -> float:
+    """Seconds the ruler spans zoomed all the way in: ``MIN_VIEW_FRAMES`` frames at ``fps``, so the deepest
+    zoom shows single frames apart (a fixed span would be a fraction of a frame at 30 fps, or dozens at 1000)."""
+    return max(MIN_VIEW_FRAMES / fps, MIN_VIEW_SECONDS) if fps > 0 else MIN_VIEW_SECONDS
+
+
+def clamp_view(
+    start: float, end: float, duration: float, shortest: float = MIN_VIEW_SECONDS
+) -> tuple[float, float] | None:
+    """A view of the clip kept inside [0, duration] and at least ``shortest`` seconds long (None: all of it)."""
+    span = min(max(end - start, min(shortest, duration)), duration)
     if duration <= 0 or span >= duration:
         return None
     start = min(max(start, 0.0), duration - span)
     return start, start + span
 
 
-def zoom(ruler: Ruler, factor: float, x: float) -> tuple[float, float] | None:
+def zoom(ruler: Ruler, factor: float, x: float, shortest: float = MIN_VIEW_SECONDS) -> tuple[float, float] | None:
     """The view after zooming by ``factor`` (> 1 in) around window x: the time under x stays under x
-    unless the view meets an end of the clip. None: the whole clip (zoomed all the way out)."""
+    unless the view meets an end of the clip or ``shortest`` seconds. None: the whole clip (zoomed all the
+    way out)."""
     anchor = ruler.time_at(x)
-    span = ruler.span / factor
+    span = max(ruler.span / factor, min(shortest, ruler.duration))
     u = (x - ruler.x0) / (ruler.x1 - ruler.x0)
-    return clamp_view(anchor - u * span, anchor - u * span + span, ruler.duration)
+    return clamp_view(anchor - u * span, anchor - u * span + span, ruler.duration, shortest)
 
 
 def pan(ruler: Ruler, dx: float) -> tuple[float, float] | None:
@@ -243,44 +252,6 @@ def layout(
     )
 
 
-def nice_step(min_seconds: float) -> float:
-    """The smallest 1-2-5 × 10^k seconds that is at least ``min_seconds`` (> 0)."""
-    k = math.floor(math.log10(min_seconds))
-    for m in (1.0, 2.0, 5.0, 10.0):
-        step = m * 10.0**k
-        if step >= min_seconds * (1 - 1e-12):
-            return step
-    return 10.0 ** (k + 1)
-
-
-@dataclass(frozen=True)
-class Tick:
-    """A ruler tick: its time in seconds, frame number, and whether it is labelled (major)."""
-
-    t: float
-    frame: int
-    major: bool
-
-
-def ticks(ruler: Ruler, fps: float) -> list[Tick]:
-    """Ticks over the view: majors at a 1-2-5 step that keeps labels ``MIN_TICK_GAP_PX`` apart,
-    minors at a fifth of the step (a quarter for a 2 step). Majors are computed as ``k × step``, not accumulated,
-    so the last label does not drift."""
-    if ruler.duration <= 0 or ruler.px_per_second <= 0:
-        return [Tick(0.0, 0, True)]
-    step = nice_step(MIN_TICK_GAP_PX / ruler.px_per_second)
-    mantissa = round(step / 10.0 ** math.floor(math.log10(step)))
-    minor = step / (4 if mantissa == 2 else 5)
-    first = int(math.ceil(ruler.start / minor - 1e-9))
-    last = int(math.floor(ruler.view_end / minor + 1e-9))
-    out = []
-    per_major = round(step / minor)
-    for k in range(first, last + 1):
-        t = k * minor
-        out.append(Tick(t, frame_of(t, fps), k % per_major == 0))
-    return out
-
-
 def frame_of(t: float, fps: float) -> int:
     """Frame number shown at time ``t`` seconds (frame 0 at t = 0); within 1e-6 frame of a frame's start
     counts as that frame, so float noise (0.1 × 30 = 2.9999999999999996) does not show the frame before."""
@@ -304,22 +275,42 @@ def nearest_key(keys: Sequence[float], ruler: Ruler, x: float, tolerance_px: flo
     return None if k is None else float(np.asarray(keys, dtype=np.float64)[k])
 
 
+def key_columns(keys: Sequence[float], ruler: Ruler) -> np.ndarray:
+    """Keys binned per pixel column of the ruler: (n + 1,) indices into the sorted ``keys``, where column c
+    (window x from ``x0 + c·w`` to ``x0 + (c+1)·w``, w about a pixel) holds ``keys[idx[c]:idx[c+1]]``.
+
+    One ``np.searchsorted`` of the column edges, so a row costs its width in pixels, not its key count:
+    an hour of capture at 60 fps is 216 000 keys a channel and the bar is drawn every frame.
+    """
+    times = np.asarray(keys, dtype=np.float64)
+    n = max(int(math.ceil(ruler.x1 - ruler.x0 - 1e-9)), 1)
+    edges = ruler.start + np.arange(n + 1) * (ruler.span / n)
+    edges[0], edges[-1] = ruler.start - 1e-9, ruler.view_end + 1e-9  # keys on the view's ends are in it
+    return np.searchsorted(times, edges, side="left")
+
+
 def tick_runs(keys: Sequence[float], ruler: Ruler, merge_px: float) -> list[tuple[float, float]]:
     """Window x ranges (first, last) of the sorted keys in view, keys less than ``merge_px`` apart joined:
-    at most one run per ``merge_px`` of ruler, however many keys."""
+    at most one run per ``merge_px`` of ruler, however many keys (binned by ``key_columns``: nothing here
+    touches every key)."""
     times = np.asarray(keys, dtype=np.float64)
-    lo, hi = visible_keys(times, ruler)
-    if hi <= lo:
+    if times.size == 0:
         return []
-    xs = (
-        ruler.x0 + (times[lo:hi] - ruler.start) / ruler.span * (ruler.x1 - ruler.x0)
-        if ruler.span > 0
-        else np.full(hi - lo, ruler.x0)
-    )
-    breaks = np.flatnonzero(np.diff(xs) >= merge_px)
-    starts = np.r_[0, breaks + 1]
-    ends = np.r_[breaks, len(xs) - 1]
-    return list(zip(xs[starts].tolist(), xs[ends].tolist()))
+    if ruler.span <= 0 or ruler.duration <= 0:  # every key sits at x0
+        lo, hi = visible_keys(times, ruler)
+        return [(ruler.x0, ruler.x0)] if hi > lo else []
+    idx = key_columns(times, ruler)
+    filled = np.flatnonzero(np.diff(idx))
+    if filled.size == 0:
+        return []
+    column_px = (ruler.x1 - ruler.x0) / (idx.size - 1)
+    breaks = np.flatnonzero(np.diff(filled) * column_px >= merge_px)
+    first = idx[filled[np.r_[0, breaks + 1]]]  # a run's first key: the first of its first column
+    last = idx[filled[np.r_[breaks, filled.size - 1]] + 1] - 1  # its last key: the last of its last column
+    scale = (ruler.x1 - ruler.x0) / ruler.span
+    xa = ruler.x0 + (times[first] - ruler.start) * scale
+    xb = ruler.x0 + (times[last] - ruler.start) * scale
+    return list(zip(xa.tolist(), xb.tolist()))
 
 
 def visible_keys(keys: Sequence[float], ruler: Ruler) -> tuple[int, int]:
@@ -330,6 +321,25 @@ def visible_keys(keys: Sequence[float], ruler: Ruler) -> tuple[int, int]:
     return lo, hi
 
 
-def format_time(t: float, fps: float) -> str:
-    """Readout text: seconds to the millisecond and the frame number, e.g. ``"1.250 s  f 37"``."""
+def clock_text(t: float, decimals: int = 3, long: bool = False, hours: bool = False) -> str:
+    """``t`` seconds as a person reads it: ``"1.500s"``, or as a clock when ``long`` (``"12:34.5"``) and with
+    hours when ``hours`` (``"1:02:34.5"``); ``decimals`` after the seconds. Rounded before it is split, so
+    59.96 s at one decimal reads ``"1:00.0"``, never ``"0:60.0"``."""
+    t = round(max(float(t), 0.0), decimals)
+    if not long:
+        return f"{t:.{decimals}f}s"
+    whole = math.floor(t)  # t is already rounded: a whole number of seconds is exact, no 59.99999 here
+    h, rest = divmod(whole, 3600)
+    m, s = divmod(rest, 60)
+    seconds = f"{s + (t - whole):0{3 + decimals if decimals else 2}.{decimals}f}"
+    if hours:
+        return f"{h}:{m:02d}:{seconds}"
+    return f"{60 * h + m}:{seconds}"
+
+
+def format_time(t: float, fps: float, duration: float = 0.0) -> str:
+    """Readout text: the time to the millisecond and the frame number, e.g. ``"1.250 s  f 37"``; in a clip
+    of a minute or more as a clock, ``"12:34.567  f 45274"``."""
+    if duration >= 60.0:
+        return f"{clock_text(t, 3, True, duration >= 3600.0)}  f {frame_of(t, fps)}"
     return f"{t:6.3f} s  f {frame_of(t, fps)}"
