@@ -31,7 +31,7 @@ from viewer.animation import modes
 from viewer.animation.table import ChannelTable
 
 LONG_REGIONS = 1 << 18  # a clip with more regions than this (~27 MB of table) is sampled by windows
-WINDOW_REGIONS = 1 << 15  # regions per window table (~3.5 MB, built in ~10 ms; 9 s of a 61-channel take)
+WINDOW_REGIONS = 1 << 14  # regions per window table (~1.7 MB, built in 5–15 ms; 4.5 s of a 61-channel take)
 MIN_WINDOW_KEYS = 64  # union keys per window at least, however many channels
 KEPT_WINDOWS = 4  # window tables kept (playback at a window's end, a scrub back and forth)
 SIGN_CHUNK = 1 << 16  # keys per pass when working out a rotation curve's signs

@@ -30,8 +30,10 @@ def save_png(path: str | Path, rgb: np.ndarray) -> None:
 
 
 def free_path(folder: str | Path, stem: str, suffix: str) -> Path:
-    """``stem + suffix`` in ``folder``, numbered (``stem-1``, ``stem-2`` …) so no file is overwritten."""
+    """``stem + suffix`` in ``folder``, numbered (``stem-1``, ``stem-2`` …) so no file is overwritten. The folder
+    is made if missing: a ``--screenshot-dir`` not made yet failed the window's first P or E."""
     folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
     path, n = folder / f"{stem}{suffix}", 1
     while path.exists():
         path, n = folder / f"{stem}-{n}{suffix}", n + 1

@@ -113,10 +113,13 @@ def clip_bounds(
         most = max(MIN_POSES, POSE_BUDGET // _pose_cost(pose, skinned=exact))
         if len(times) > most:
             times = times[np.unique(np.round(np.linspace(0, len(times) - 1, most)).astype(np.int64))]
-        for t in times:
-            pose.set_time(clip, t, mode)
-            a, b = pose_bounds(pose, include_skinned=exact)
-            lo, hi = np.minimum(lo, a), np.maximum(hi, b)
+        # The times sampled in batches (a long clip's scattered times one at a time were a table each), then
+        # each pose built from its row.
+        for _, values in clip.sample_chunks(times, mode):
+            for row in values:
+                pose.apply(clip, row)
+                a, b = pose_bounds(pose, include_skinned=exact)
+                lo, hi = np.minimum(lo, a), np.maximum(hi, b)
     if not np.isfinite(lo).all():
         return np.zeros(3), np.zeros(3)
     return lo, hi
