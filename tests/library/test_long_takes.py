@@ -4,8 +4,9 @@ long-clip passes give the figures they give on whole clips.
 Memory is measured on ``animview check`` in a child process (its peak resident set, sandbox worker included),
 on generated takes of 60 joints at 60 fps: at most ``MULTIPLE`` × the file's animation bytes + ``BASE_MIB``,
 and growing by at most ``MULTIPLE`` × the animation bytes from a short take to a longer one (the interpreter,
-the modules and the bounded working arrays cancel out). The file itself and the clip's float64 keys are
-that multiple; a change that keeps one more copy of the clip fails here. No timing: docs/speed.md has them.
+the modules and the bounded working arrays cancel out). The file itself (whose float32 keys the clip reads in
+place) and the checks' float64 working copies of a channel fit that multiple; a change that keeps two more
+copies of the clip fails here. No timing: docs/speed.md has them.
 """
 
 from __future__ import annotations

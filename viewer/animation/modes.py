@@ -29,7 +29,8 @@ class Curve:
 
     Attributes:
         times: key times (n,), seconds, strictly increasing.
-        values: key values (n, W) (W = 3 for translation/scale, 4 for rotation, targets for weights).
+        values: key values (n, W) (W = 3 for translation/scale, 4 for rotation, targets for weights), float32
+            as the file stores them or float64; every mode reads them as float64.
         in_tangents, out_tangents: (n, W) per-second tangents of a CUBICSPLINE sampler, else None.
         rotation: values are quaternions [x, y, z, w].
         interpolation: the sampler's authored interpolation ("STEP", "LINEAR", "CUBICSPLINE").

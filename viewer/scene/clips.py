@@ -1,4 +1,5 @@
-"""The file's animations as the animation layer's objects: ``Clip`` → ``Channel`` → ``Curve``, keys as float64.
+"""The file's animations as the animation layer's objects: ``Clip`` → ``Channel`` → ``Curve`` (times float64,
+values float32 as stored, else float64).
 
 Apart from ``scene.py`` because it is the one place that reads samplers, key accessors and
 KHR_animation_pointer targets, and it needs nothing of the scene model: only the validated ``Document``
@@ -56,13 +57,18 @@ def _pointer_channel(doc: Document, channel: dict, sampler: dict, times: dict[in
 
 
 def _curve(doc: Document, sampler: dict, rotation: bool, shared: dict[int, np.ndarray], kind: str = "float") -> Curve:
-    """The sampler's keys as float64. ``kind`` is the Object Model type: booleans and integers step in every
-    mode, and a boolean's unsigned bytes read as 0.0 / 1.0. Samplers with one input accessor get one times
+    """The sampler's keys: times float64, values float32 where the file stores float32 (else float64). ``kind``
+    is the Object Model type: booleans and integers step in every mode, and a boolean's unsigned bytes read as
+    0.0 / 1.0. Samplers with one input accessor get one times
     array (``shared``): a take whose channels all share their key times holds them once."""
     if sampler["input"] not in shared:
         shared[sampler["input"]] = np.asarray(doc.accessor(sampler["input"]), dtype=np.float64)
     times = shared[sampler["input"]]
-    out = np.asarray(doc.accessor(sampler["output"]), dtype=np.float64)
+    # float32 keys stay as the file holds them (a read-only view, no copy): a float64 copy of an hour-long take
+    # was 400 MB, twice the file; every evaluator reads them as float64 (``modes``, ``table``), the same numbers.
+    out = np.asarray(doc.accessor(sampler["output"]))
+    if out.dtype != np.float32 or kind != "float":
+        out = out.astype(np.float64)
     if kind == "bool":
         out = (out != 0.0).astype(np.float64)
     n = times.shape[0]
