@@ -72,6 +72,42 @@ def ctx():
         pytest.skip(str(exc))
 
 
+@pytest.fixture
+def gl_available():
+    """Skips a test that starts its own GL (a child ``animview render``) where no offscreen context can be made."""
+    from viewer import export
+
+    try:
+        export.create_context().release()
+    except export.HeadlessError as exc:
+        pytest.skip(str(exc))
+
+
+# Debian's Chromium for the browser tests (Playwright cannot download its own here), with flags for a sandboxless,
+# offline, GPU-less machine.
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def need_browser():
+    """Playwright's sync API, or skip (no Playwright, no Chromium)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as exc:
+        pytest.skip(f"playwright is not installed ({exc}); pip install playwright")
+    if not CHROMIUM.is_file():
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    return sync_playwright
+
+
 @dataclass
 class GL:
     """One EGL context and its program cache for the whole test session."""

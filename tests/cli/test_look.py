@@ -55,13 +55,3 @@ def test_bad_look_values_are_one_line_errors(capsys, tmp_path, flags, words):
     code = main(["render", str(DEMO), "-o", str(tmp_path / "x.png"), *flags])
     err = capsys.readouterr().err
     assert code == 2 and words in err and len(err.strip().splitlines()) == 1
-
-
-@pytest.fixture
-def gl_available():
-    from viewer import export
-
-    try:
-        export.create_context().release()
-    except export.HeadlessError as exc:
-        pytest.skip(str(exc))

@@ -28,16 +28,6 @@ def shoe():
     return ext_model("MaterialsVariantsShoe")
 
 
-@pytest.fixture
-def gl_available():
-    from viewer import export
-
-    try:
-        export.create_context().release()
-    except export.HeadlessError as exc:
-        pytest.skip(str(exc))
-
-
 def run(capsys, *argv) -> tuple[int, str, str]:
     code = main([str(a) for a in argv])
     out = capsys.readouterr()

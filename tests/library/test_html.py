@@ -17,18 +17,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, need_browser
 from viewer.library import html_report
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 HOSTILE_FILE = "evil/<script>alert(1)</script> \"dq\" 'sq' 🦊.gltf"
 HOSTILE_CLIP = '<img src=x onerror=alert(2)>"🎬'
 
@@ -189,13 +180,7 @@ def test_odd_names_do_not_break_writing(tmp_path):
 
 @pytest.fixture(scope="module")
 def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as exc:
-        pytest.skip(f"playwright is not installed ({exc}); pip install playwright")
-    if not CHROMIUM.is_file():
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-    with sync_playwright() as p:
+    with need_browser()() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser
         browser.close()

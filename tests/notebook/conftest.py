@@ -21,10 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import KHRONOS_DIR, REPO_ROOT
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, KHRONOS_DIR, REPO_ROOT, need_browser  # noqa: F401 (for test_browser)
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"]
 LAB_START_S = 90
 DEMO = REPO_ROOT / "assets" / "interpolation.gltf"
 
@@ -60,17 +58,6 @@ def player_factory():
     yield make
     for p in made:
         p.close()
-
-
-def need_browser():
-    """Playwright's sync API, or skip (no Playwright, no Chromium)."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as exc:
-        pytest.skip(f"playwright is not installed ({exc}); pip install playwright")
-    if not CHROMIUM.is_file():
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-    return sync_playwright
 
 
 def free_port() -> int:
